@@ -1,0 +1,43 @@
+import { parseArgs } from 'node:util';
+
+/** Command-line options of `serve` (contract §1). */
+export function parseServeArgs(argv: readonly string[]) {
+  const { values } = parseArgs({
+    args: [...argv],
+    strict: true,
+    options: {
+      port: { type: 'string', default: '8787' },
+      host: { type: 'string', default: '127.0.0.1' },
+      data: { type: 'string', default: './data' },
+      catalog: { type: 'string' },
+      'no-demo': { type: 'boolean', default: false },
+      'hold-seconds': { type: 'string', default: '900' },
+      'rate-limit': { type: 'string', default: '50' },
+      'allow-host': { type: 'string', multiple: true, default: [] },
+      upstream: { type: 'string' },
+      'upstream-key': { type: 'string' },
+      'log-level': { type: 'string', default: 'info' },
+    },
+  });
+  return {
+    port: wholeNumber('--port', values.port, 65535),
+    host: values.host,
+    dataDir: values.data,
+    catalogFile: values.catalog,
+    demo: !values['no-demo'],
+    holdSeconds: wholeNumber('--hold-seconds', values['hold-seconds'], 7 * 24 * 3600, 1),
+    rateLimit: wholeNumber('--rate-limit', values['rate-limit'], 1_000_000),
+    allowedHosts: values['allow-host'],
+    upstream: values.upstream,
+    upstreamKey: values['upstream-key'],
+    logLevel: values['log-level'],
+  };
+}
+
+function wholeNumber(flag: string, text: string, max: number, min = 0): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < min || value > max) throw new UsageError(`${flag} takes a whole number from ${min} to ${max}, not "${text}"`);
+  return value;
+}
+
+export class UsageError extends Error {}

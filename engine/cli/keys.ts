@@ -1,0 +1,57 @@
+import { parseArgs } from 'node:util';
+import { isScope, SCOPES, type Scope } from '../domain/scopes';
+import { openDatabase } from '../store/db';
+import { createKeyRepo } from '../store/key-repo';
+
+/**
+ * `npm run keys -- create --data DIR --name NAME --scopes a,b` prints the new key alone on the last line
+ * of stdout (it is shown once and stored only as a hash); `keys list`; `keys revoke ID`.
+ */
+const USAGE = `usage: npm run keys -- create --name NAME --scopes ${SCOPES.join(',')} [--data DIR]
+       npm run keys -- list [--data DIR]
+       npm run keys -- revoke ID [--data DIR]`;
+
+function main(): number {
+  const { values, positionals } = parseArgs({
+    args: process.argv.slice(2),
+    allowPositionals: true,
+    options: { data: { type: 'string', default: './data' }, name: { type: 'string' }, scopes: { type: 'string' } },
+  });
+  const [command, id] = positionals;
+  const db = openDatabase(values.data);
+  try {
+    const keys = createKeyRepo(db);
+    if (command === 'create') {
+      const scopes = (values.scopes ?? '').split(',').map((scope) => scope.trim()).filter(Boolean);
+      const unknown = scopes.filter((scope) => !isScope(scope));
+      if (!values.name || scopes.length === 0 || unknown.length > 0) {
+        console.error(unknown.length > 0 ? `unknown scope: ${unknown.join(', ')} (known: ${SCOPES.join(', ')})` : USAGE);
+        return 2;
+      }
+      const created = keys.create(values.name, scopes.filter((scope): scope is Scope => isScope(scope)));
+      console.log(`created ${created.id} "${values.name}" with scopes ${scopes.join(',')}; the key is shown once:`);
+      console.log(created.key);
+      return 0;
+    }
+    if (command === 'list') {
+      for (const key of keys.list()) {
+        console.log([key.id, key.name, key.scopes.join(','), key.createdAt, key.revokedAt ? `revoked ${key.revokedAt}` : 'active'].join('\t'));
+      }
+      return 0;
+    }
+    if (command === 'revoke' && id) {
+      if (!keys.revoke(id)) {
+        console.error(`no key ${id}`);
+        return 1;
+      }
+      console.log(`revoked ${id}`);
+      return 0;
+    }
+    console.error(USAGE);
+    return 2;
+  } finally {
+    db.close();
+  }
+}
+
+process.exitCode = main();

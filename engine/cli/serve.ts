@@ -1,0 +1,46 @@
+import pino from 'pino';
+import { EngineError } from '../domain/errors';
+import { API_KEY_HEADER } from '../http/auth';
+import { CatalogFileError, startEngine } from '../start';
+import { parseServeArgs, UsageError } from './args';
+
+/**
+ * `npm run serve -- [options]`: the engine and its API on one localhost port (contract §1).
+ * Human-readable lines go to stdout; JSON logs (pino) go to stderr.
+ */
+async function main(): Promise<void> {
+  const args = parseServeArgs(process.argv.slice(2));
+  if (args.upstream !== undefined || args.upstreamKey !== undefined) {
+    console.warn('note: --upstream and --upstream-key are accepted but sync is not built yet; running standalone');
+  }
+  const logger = pino(
+    { level: args.logLevel, redact: [`req.headers["${API_KEY_HEADER}"]`, 'req.headers.authorization'] },
+    pino.destination(2),
+  );
+  const engine = await startEngine({ ...args, logger });
+  console.log(`listening on ${engine.url}`);
+  console.log('ui: not built yet — the renderer has its own issue; the API is at /api/v3 (OpenAPI: /api/v3/openapi.json)');
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    engine.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof UsageError || error instanceof CatalogFileError) console.error(`error: ${error.message}`);
+  else if (error instanceof EngineError) console.error(`error: catalog rejected: ${error.code} at ${error.param ?? '?'} ${JSON.stringify(error.details ?? {})}`);
+  else console.error(error);
+  process.exit(1);
+});

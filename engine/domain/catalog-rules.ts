@@ -1,0 +1,105 @@
+import { isIsoCurrency } from './currencies';
+import { EngineError } from './errors';
+import { parseDecimal } from './money';
+
+/**
+ * Referential rules of a catalog document (contract §2) that a JSON schema cannot state. The document's
+ * shape is already validated; each failure names the offending field by its JSON path.
+ */
+
+interface PricedThing { readonly price: { readonly currency: string } }
+interface DocLike {
+  readonly locations: readonly { readonly id: string; readonly currencies: readonly string[] }[];
+  readonly exchangeRates?: readonly { readonly from: string; readonly to: string; readonly rate: string }[];
+  readonly events: readonly {
+    readonly id: string;
+    readonly locationId: string;
+    readonly extras?: readonly (PricedThing & { readonly id: string })[];
+    readonly occurrences: readonly {
+      readonly id: string;
+      readonly areas: readonly {
+        readonly id: string;
+        readonly seating: 'general' | 'assigned';
+        readonly priceOptions: readonly (PricedThing & { readonly id: string })[];
+        readonly inventoryItems: readonly { readonly id: string; readonly capacity: number }[];
+      }[];
+    }[];
+  }[];
+  readonly vouchers?: readonly {
+    readonly code: string;
+    readonly percentOff?: number;
+    readonly amountOff?: { readonly currency: string };
+    readonly eventIds?: readonly string[];
+  }[];
+}
+
+const invalid = (param: string, reason: string): EngineError => new EngineError('INVALID_FIELD_VALUE', { param, details: { reason } });
+
+function requireUnique(seen: Set<string>, id: string, param: string): void {
+  if (seen.has(id)) throw invalid(param, 'duplicate_id');
+  seen.add(id);
+}
+
+export function checkCatalog(doc: DocLike): void {
+  const baseCurrency = new Map<string, string>();
+  doc.locations.forEach((location, l) => {
+    if (baseCurrency.has(location.id)) throw invalid(`locations[${l}].id`, 'duplicate_id');
+    location.currencies.forEach((currency, c) => {
+      if (!isIsoCurrency(currency)) throw invalid(`locations[${l}].currencies[${c}]`, 'not_iso_4217');
+    });
+    baseCurrency.set(location.id, location.currencies[0] ?? '');
+  });
+
+  doc.exchangeRates?.forEach((rate, r) => {
+    if (!isIsoCurrency(rate.from)) throw invalid(`exchangeRates[${r}].from`, 'not_iso_4217');
+    if (!isIsoCurrency(rate.to)) throw invalid(`exchangeRates[${r}].to`, 'not_iso_4217');
+    if (parseDecimal(rate.rate)?.units === 0n) throw invalid(`exchangeRates[${r}].rate`, 'zero_rate');
+  });
+
+  const eventIds = new Set<string>();
+  const occurrenceIds = new Set<string>();
+  doc.events.forEach((event, e) => {
+    const at = `events[${e}]`;
+    requireUnique(eventIds, event.id, `${at}.id`);
+    const base = baseCurrency.get(event.locationId);
+    if (base === undefined) throw invalid(`${at}.locationId`, 'unknown_location');
+    const inBase = (thing: PricedThing, param: string): void => {
+      if (thing.price.currency !== base) throw invalid(`${param}.price.currency`, 'not_base_currency');
+    };
+    const extraIds = new Set<string>();
+    event.extras?.forEach((extra, x) => {
+      requireUnique(extraIds, extra.id, `${at}.extras[${x}].id`);
+      inBase(extra, `${at}.extras[${x}]`);
+    });
+    event.occurrences.forEach((occurrence, o) => {
+      const oat = `${at}.occurrences[${o}]`;
+      requireUnique(occurrenceIds, occurrence.id, `${oat}.id`);
+      const areaIds = new Set<string>();
+      const optionIds = new Set<string>();
+      const itemIds = new Set<string>();
+      occurrence.areas.forEach((area, a) => {
+        const aat = `${oat}.areas[${a}]`;
+        requireUnique(areaIds, area.id, `${aat}.id`);
+        area.priceOptions.forEach((option, p) => {
+          requireUnique(optionIds, option.id, `${aat}.priceOptions[${p}].id`);
+          inBase(option, `${aat}.priceOptions[${p}]`);
+        });
+        area.inventoryItems.forEach((item, i) => {
+          requireUnique(itemIds, item.id, `${aat}.inventoryItems[${i}].id`);
+          if (area.seating === 'assigned' && item.capacity !== 1) throw invalid(`${aat}.inventoryItems[${i}].capacity`, 'assigned_seat_capacity');
+        });
+      });
+    });
+  });
+
+  const codes = new Set<string>();
+  doc.vouchers?.forEach((voucher, v) => {
+    requireUnique(codes, voucher.code.toUpperCase(), `vouchers[${v}].code`);
+    if ((voucher.percentOff === undefined) === (voucher.amountOff === undefined)) throw invalid(`vouchers[${v}]`, 'percent_or_amount_off');
+    if (voucher.percentOff !== undefined && !parseDecimal(String(voucher.percentOff))) throw invalid(`vouchers[${v}].percentOff`, 'not_a_decimal');
+    if (voucher.amountOff && !isIsoCurrency(voucher.amountOff.currency)) throw invalid(`vouchers[${v}].amountOff.currency`, 'not_iso_4217');
+    voucher.eventIds?.forEach((id, i) => {
+      if (!eventIds.has(id)) throw invalid(`vouchers[${v}].eventIds[${i}]`, 'unknown_event');
+    });
+  });
+}

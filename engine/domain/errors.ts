@@ -1,0 +1,94 @@
+/**
+ * The one error catalogue of the engine: every code the API can answer, with its type and HTTP status.
+ * Codes come from spec §7.3, contract §6 and the engine's own additions (marked below); the compiler
+ * refuses a code without a row here or without a message in every language (engine/http/messages).
+ */
+export const ERROR_TYPES = [
+  'INVALID_REQUEST_ERROR',
+  'AUTHENTICATION_ERROR',
+  'PAYMENT_ERROR',
+  'PERMISSION_ERROR',
+  'NOT_FOUND_ERROR',
+  'CONFLICT_ERROR',
+  'RESOURCE_GONE_ERROR',
+  'RATE_LIMIT_ERROR',
+  'API_ERROR',
+  'SERVICE_UNAVAILABLE',
+] as const;
+export type ErrorType = (typeof ERROR_TYPES)[number];
+
+interface CatalogueRow {
+  readonly type: ErrorType;
+  readonly status: number;
+}
+
+const row = (type: ErrorType, status: number): CatalogueRow => ({ type, status });
+
+export const ERROR_CATALOGUE = {
+  // spec §7.3
+  INVALID_API_KEY: row('AUTHENTICATION_ERROR', 401),
+  INSUFFICIENT_PERMISSIONS: row('PERMISSION_ERROR', 403),
+  INVENTORY_EXHAUSTED: row('CONFLICT_ERROR', 409),
+  INVALID_PRICE_OPTION: row('INVALID_REQUEST_ERROR', 400),
+  OCCURRENCE_NOT_AVAILABLE: row('CONFLICT_ERROR', 409),
+  MIXED_OCCURRENCES_NOT_SUPPORTED: row('INVALID_REQUEST_ERROR', 400),
+  MIXED_PRODUCT_TYPES_NOT_SUPPORTED: row('INVALID_REQUEST_ERROR', 400),
+  MULTIPLE_GIFT_CARDS_NOT_SUPPORTED: row('INVALID_REQUEST_ERROR', 400),
+  GIFT_CARD_QUANTITY_NOT_SUPPORTED: row('INVALID_REQUEST_ERROR', 400),
+  INVALID_VOUCHER: row('INVALID_REQUEST_ERROR', 400),
+  VOUCHER_NOT_APPLICABLE_TO_GIFT_CARD: row('INVALID_REQUEST_ERROR', 400),
+  INVALID_FIELD_VALUE: row('INVALID_REQUEST_ERROR', 400),
+  CURRENCY_NOT_SUPPORTED: row('INVALID_REQUEST_ERROR', 400),
+  CURRENCY_TEMPORARILY_UNAVAILABLE: row('SERVICE_UNAVAILABLE', 503),
+  EXPECTED_TOTAL_MISMATCH: row('INVALID_REQUEST_ERROR', 400),
+  CART_EXPIRED: row('RESOURCE_GONE_ERROR', 410),
+  CART_ALREADY_ORDERED: row('CONFLICT_ERROR', 409),
+  PAYMENT_AUTHENTICATION_REQUIRED: row('PAYMENT_ERROR', 402),
+  PAYMENT_DECLINED: row('PAYMENT_ERROR', 402),
+  RISK_CHECK_FAILED: row('PERMISSION_ERROR', 403),
+  RESOURCE_NOT_FOUND: row('NOT_FOUND_ERROR', 404),
+  RATE_LIMIT_EXCEEDED: row('RATE_LIMIT_ERROR', 429),
+  INVALID_IDEMPOTENCY_KEY: row('INVALID_REQUEST_ERROR', 400),
+  IDEMPOTENCY_KEY_FAILED: row('CONFLICT_ERROR', 409),
+  // contract §6
+  ITEM_NOT_MODIFIABLE: row('INVALID_REQUEST_ERROR', 400),
+  MALFORMED_JSON: row('INVALID_REQUEST_ERROR', 400),
+  MISSING_REQUIRED_FIELD: row('INVALID_REQUEST_ERROR', 400),
+  IDEMPOTENCY_KEY_REUSED: row('CONFLICT_ERROR', 409),
+  IDEMPOTENCY_KEY_IN_PROGRESS: row('CONFLICT_ERROR', 409),
+  PAYMENT_PROVIDER_UNAVAILABLE: row('API_ERROR', 502),
+  INTERNAL_ERROR: row('API_ERROR', 500),
+  // the engine's own (spec §7.5 allows new codes)
+  MALFORMED_REQUEST: row('INVALID_REQUEST_ERROR', 400),
+  BODY_TOO_LARGE: row('INVALID_REQUEST_ERROR', 413),
+  UNSUPPORTED_MEDIA_TYPE: row('INVALID_REQUEST_ERROR', 415),
+  HOST_NOT_ALLOWED: row('PERMISSION_ERROR', 403),
+  ORIGIN_NOT_ALLOWED: row('PERMISSION_ERROR', 403),
+} as const satisfies Record<string, CatalogueRow>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export type ErrorDetails = Readonly<Record<string, unknown>>;
+
+/** An expected failure: carries a catalogued code, optionally the JSON path of the culprit and recovery data. */
+export class EngineError extends Error {
+  readonly code: ErrorCode;
+  readonly param: string | undefined;
+  readonly details: ErrorDetails | undefined;
+
+  constructor(code: ErrorCode, options: { param?: string; details?: ErrorDetails } = {}) {
+    super(code);
+    this.name = 'EngineError';
+    this.code = code;
+    this.param = options.param;
+    this.details = options.details;
+  }
+
+  get type(): ErrorType {
+    return ERROR_CATALOGUE[this.code].type;
+  }
+
+  get status(): number {
+    return ERROR_CATALOGUE[this.code].status;
+  }
+}

@@ -1,0 +1,13 @@
+/**
+ * Limits the spec leaves open (§8: "not shown"), decided here and published in the OpenAPI document.
+ * They keep every amount and count far inside exact integer range.
+ */
+export const LIMITS = {
+  maxAmount: 1_000_000_000_000,
+  /** per cart line, and per extra in a cart when the catalog sets no lower maxQuantity */
+  maxQuantity: 100,
+  /** items in one create-cart or add-extras request */
+  maxItemsPerRequest: 50,
+  maxIdLength: 128,
+  maxNameLength: 200,
+} as const;

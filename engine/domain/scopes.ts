@@ -1,0 +1,11 @@
+/** Scopes of contract §8. `admin` grants every scope. */
+export const SCOPES = ['catalog:read', 'catalog:write', 'carts:write', 'orders:read', 'orders:write', 'admin'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export function isScope(value: string): value is Scope {
+  return SCOPES.some((scope) => scope === value);
+}
+
+export function grants(held: readonly string[], needed: Scope): boolean {
+  return held.includes(needed) || held.includes('admin');
+}

@@ -1,0 +1,59 @@
+import rateLimit from '@fastify/rate-limit';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { EngineError } from '../domain/errors';
+import type { KeyRepo } from '../store/key-repo';
+import type { EngineContext } from '../use-cases/context';
+import { installAuth } from './auth';
+import { installErrorHandling } from './error-handler';
+import { installGuard } from './guard';
+import { openApiOptions, swagger } from './openapi';
+import { cartItemRoutes } from './routes/cart-items';
+import { cartRoutes } from './routes/carts';
+import { catalogRoutes } from './routes/catalog';
+import { systemRoutes } from './routes/system';
+import { voucherRoutes } from './routes/vouchers';
+
+export interface AppOptions {
+  readonly ctx: EngineContext;
+  readonly keys: KeyRepo;
+  readonly logger: FastifyBaseLogger;
+  /** requests per second per API key (burst the same); 0 turns limiting off */
+  readonly rateLimit: number;
+  readonly allowedHosts: readonly string[];
+}
+
+/** The HTTP application, apart from `listen`, so tests and `serve` build the very same thing. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: options.logger,
+    bodyLimit: 256 * 1024,
+    // Bodies are validated as sent: no coercion of "1" to 1, no silent removal of unknown fields.
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  installErrorHandling(app);
+  installGuard(app, { allowedHosts: options.allowedHosts });
+  installAuth(app, options.keys);
+  if (options.rateLimit > 0) {
+    await app.register(rateLimit, {
+      max: options.rateLimit,
+      timeWindow: 1000,
+      keyGenerator: (request) => request.apiKeyId ?? request.ip,
+      errorResponseBuilder: (_request, context) =>
+        new EngineError('RATE_LIMIT_EXCEEDED', { details: { retryAfter: Math.max(1, Math.ceil(context.ttl / 1000)) } }),
+    });
+  }
+  await app.register(swagger, openApiOptions);
+  await app.register(
+    async (api) => {
+      await api.register(systemRoutes);
+      await api.register(catalogRoutes, { ctx: options.ctx });
+      await api.register(cartRoutes, { ctx: options.ctx });
+      await api.register(cartItemRoutes, { ctx: options.ctx });
+      await api.register(voucherRoutes, { ctx: options.ctx });
+    },
+    { prefix: '/api/v3' },
+  );
+  return app;
+}

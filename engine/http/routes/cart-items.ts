@@ -1,0 +1,30 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { AddExtrasBody, Cart, CartItemParams, CartParams, ChangeQuantityBody } from '../schemas/cart';
+import { replies } from '../schemas/common';
+import { addExtras } from '../../use-cases/add-extras';
+import { changeExtra } from '../../use-cases/change-extra';
+import type { EngineContext } from '../../use-cases/context';
+import { removeExtra } from '../../use-cases/remove-extra';
+
+const config = { scope: 'carts:write' } as const;
+const tags = ['extras'];
+
+export const cartItemRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = async (app, { ctx }) => {
+  app.post(
+    '/carts/:cartId/items',
+    { config, schema: { tags, summary: 'Add one or more extras', params: CartParams, body: AddExtrasBody, response: replies(200, Cart) } },
+    async (request) => ({ data: addExtras(ctx, request.params.cartId, request.body) }),
+  );
+
+  app.patch(
+    '/carts/:cartId/items/:itemId',
+    { config, schema: { tags, summary: "Change an extra's quantity", params: CartItemParams, body: ChangeQuantityBody, response: replies(200, Cart) } },
+    async (request) => ({ data: changeExtra(ctx, request.params.cartId, request.params.itemId, request.body.quantity) }),
+  );
+
+  app.delete(
+    '/carts/:cartId/items/:itemId',
+    { config, schema: { tags, summary: 'Drop an extra', params: CartItemParams, response: replies(200, Cart) } },
+    async (request) => ({ data: removeExtra(ctx, request.params.cartId, request.params.itemId) }),
+  );
+};

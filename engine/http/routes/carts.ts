@@ -1,0 +1,38 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Cart, CartParams, CreateCartBody, SwitchCurrencyBody } from '../schemas/cart';
+import { CurrencyQuery, ErrorBody, replies } from '../schemas/common';
+import type { EngineContext } from '../../use-cases/context';
+import { createCart } from '../../use-cases/create-cart';
+import { deleteCart } from '../../use-cases/delete-cart';
+import { readCart } from '../../use-cases/read-cart';
+import { switchCurrency } from '../../use-cases/switch-currency';
+
+const config = { scope: 'carts:write' } as const;
+const tags = ['carts'];
+
+export const cartRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = async (app, { ctx }) => {
+  app.post('/carts', { config, schema: { tags, summary: 'Create a cart', body: CreateCartBody, response: replies(201, Cart) } }, async (request, reply) =>
+    reply.code(201).send({ data: createCart(ctx, request.body) }),
+  );
+
+  app.get(
+    '/carts/:cartId',
+    { config, schema: { tags, summary: 'Read a cart', params: CartParams, querystring: CurrencyQuery, response: replies(200, Cart) } },
+    async (request) => ({ data: readCart(ctx, request.params.cartId, request.query.currency) }),
+  );
+
+  app.patch(
+    '/carts/:cartId',
+    { config, schema: { tags, summary: "Switch the cart's currency", params: CartParams, body: SwitchCurrencyBody, response: replies(200, Cart) } },
+    async (request) => ({ data: switchCurrency(ctx, request.params.cartId, request.body.currency) }),
+  );
+
+  app.delete(
+    '/carts/:cartId',
+    { config, schema: { tags, summary: 'Release the hold', params: CartParams, response: { 204: { type: 'null', description: 'Released' }, '4xx': ErrorBody } } },
+    async (request, reply) => {
+      deleteCart(ctx, request.params.cartId);
+      return reply.code(204).send(null);
+    },
+  );
+};

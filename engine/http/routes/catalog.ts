@@ -1,0 +1,44 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { CatalogDocument, CatalogImportResult, EventView, InventoryView, LocationView } from '../schemas/catalog';
+import { CurrencyQuery, Id, replies } from '../schemas/common';
+import { importCatalog, listEvents, listLocations, occurrenceInventory } from '../../use-cases/catalog';
+import type { EngineContext } from '../../use-cases/context';
+
+const read = { scope: 'catalog:read' } as const;
+const tags = ['catalog'];
+
+export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = async (app, { ctx }) => {
+  app.put(
+    '/catalog',
+    {
+      config: { scope: 'catalog:write' },
+      bodyLimit: 64 * 1024 * 1024,
+      schema: { tags, summary: 'Import a catalog document (contract §2)', body: CatalogDocument, response: replies(200, CatalogImportResult) },
+    },
+    async (request) => ({ data: importCatalog(ctx, request.body) }),
+  );
+
+  app.get('/locations', { config: read, schema: { tags, summary: 'List locations with their currencies', response: replies(200, Type.Array(LocationView)) } }, async () => ({
+    data: listLocations(ctx),
+  }));
+
+  app.get('/events', { config: read, schema: { tags, summary: 'List events with their occurrences', response: replies(200, Type.Array(EventView)) } }, async () => ({
+    data: listEvents(ctx),
+  }));
+
+  app.get(
+    '/occurrences/:occurrenceId/inventory',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'Areas, price options, inventory items with live availability, and extras of an occurrence',
+        params: Type.Object({ occurrenceId: Id }),
+        querystring: CurrencyQuery,
+        response: replies(200, InventoryView),
+      },
+    },
+    async (request) => ({ data: occurrenceInventory(ctx, request.params.occurrenceId, request.query.currency) }),
+  );
+};

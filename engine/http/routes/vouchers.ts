@@ -1,0 +1,22 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ApplyVoucherBody, Cart, CartParams, CartVoucherParams } from '../schemas/cart';
+import { replies } from '../schemas/common';
+import type { EngineContext } from '../../use-cases/context';
+import { applyVoucher, removeVoucher } from '../../use-cases/vouchers';
+
+const config = { scope: 'carts:write' } as const;
+const tags = ['vouchers'];
+
+export const voucherRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = async (app, { ctx }) => {
+  app.post(
+    '/carts/:cartId/vouchers',
+    { config, schema: { tags, summary: 'Apply a voucher', params: CartParams, body: ApplyVoucherBody, response: replies(200, Cart) } },
+    async (request) => ({ data: applyVoucher(ctx, request.params.cartId, request.body.code) }),
+  );
+
+  app.delete(
+    '/carts/:cartId/vouchers/:code',
+    { config, schema: { tags, summary: 'Remove a voucher', params: CartVoucherParams, response: replies(200, Cart) } },
+    async (request) => ({ data: removeVoucher(ctx, request.params.cartId, request.params.code) }),
+  );
+};

@@ -1,0 +1,120 @@
+import { Type, type Static } from 'typebox';
+import { CurrencyCode, Id, LIMITS, Money, Name, NonNegativeMoney, Timestamp } from './common';
+
+/** The catalog document of contract §2: `--catalog FILE` and `PUT /api/v3/catalog`. */
+
+const strict = { additionalProperties: false } as const;
+const DecimalString = (description: string) => Type.String({ pattern: '^\\d{1,12}(\\.\\d{1,12})?$', description });
+
+export const Location = Type.Object(
+  { id: Id, name: Name, currencies: Type.Array(CurrencyCode, { minItems: 1, maxItems: 50, uniqueItems: true, description: 'base currency first' }) },
+  strict,
+);
+
+export const ExchangeRate = Type.Object(
+  { from: CurrencyCode, to: CurrencyCode, rate: DecimalString('units of `to` per one unit of `from`'), validUntil: Type.Optional(Timestamp) },
+  strict,
+);
+
+export const Extra = Type.Object(
+  { id: Id, name: Name, price: NonNegativeMoney, maxQuantity: Type.Optional(Type.Integer({ minimum: 1, maximum: LIMITS.maxQuantity })) },
+  strict,
+);
+
+export const PriceOption = Type.Object({ id: Id, name: Name, price: NonNegativeMoney }, strict);
+
+export const InventoryItem = Type.Object(
+  { id: Id, label: Type.Optional(Type.String({ maxLength: LIMITS.maxNameLength })), capacity: Type.Integer({ minimum: 0, maximum: 1_000_000 }) },
+  strict,
+);
+
+export const Area = Type.Object(
+  {
+    id: Id,
+    name: Name,
+    seating: Type.Union([Type.Literal('general'), Type.Literal('assigned')]),
+    priceOptions: Type.Array(PriceOption, { minItems: 1, maxItems: 100 }),
+    inventoryItems: Type.Array(InventoryItem, { minItems: 1, maxItems: 200_000 }),
+  },
+  strict,
+);
+
+export const Occurrence = Type.Object({ id: Id, startsAt: Timestamp, onSale: Type.Boolean(), areas: Type.Array(Area, { maxItems: 100 }) }, strict);
+
+export const Event = Type.Object(
+  {
+    id: Id,
+    name: Name,
+    locationId: Id,
+    kind: Type.Union([Type.Literal('ticket'), Type.Literal('giftCard')]),
+    extras: Type.Optional(Type.Array(Extra, { maxItems: 100 })),
+    occurrences: Type.Array(Occurrence, { maxItems: 10_000 }),
+  },
+  strict,
+);
+
+export const Voucher = Type.Object(
+  {
+    code: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }),
+    percentOff: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 100 })),
+    amountOff: Type.Optional(NonNegativeMoney),
+    validUntil: Type.Optional(Timestamp),
+    maxRedemptions: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })),
+    eventIds: Type.Optional(Type.Array(Id, { maxItems: 1000 })),
+  },
+  strict,
+);
+
+export const CatalogDocument = Type.Object(
+  {
+    locations: Type.Array(Location, { maxItems: 1000 }),
+    exchangeRates: Type.Optional(Type.Array(ExchangeRate, { maxItems: 10_000 })),
+    events: Type.Array(Event, { maxItems: 10_000 }),
+    vouchers: Type.Optional(Type.Array(Voucher, { maxItems: 100_000 })),
+  },
+  strict,
+);
+export type CatalogDocument = Static<typeof CatalogDocument>;
+
+export const CatalogImportResult = Type.Object({
+  locations: Type.Integer(),
+  events: Type.Integer(),
+  occurrences: Type.Integer(),
+  inventoryItems: Type.Integer(),
+  vouchers: Type.Integer(),
+});
+
+export const LocationView = Type.Object({ id: Id, name: Name, availableCurrencies: Type.Array(CurrencyCode) });
+
+export const EventView = Type.Object({
+  id: Id,
+  name: Name,
+  locationId: Id,
+  kind: Type.Union([Type.Literal('ticket'), Type.Literal('giftCard')]),
+  occurrences: Type.Array(Type.Object({ id: Id, startsAt: Timestamp, onSale: Type.Boolean() })),
+});
+
+export const ExtraView = Type.Object({ id: Id, name: Name, price: Money, maxQuantity: Type.Optional(Type.Integer()) });
+
+export const InventoryView = Type.Object({
+  occurrenceId: Id,
+  eventId: Id,
+  startsAt: Timestamp,
+  onSale: Type.Boolean(),
+  currency: CurrencyCode,
+  areas: Type.Array(
+    Type.Object({
+      id: Id,
+      name: Name,
+      seating: Type.Union([Type.Literal('general'), Type.Literal('assigned')]),
+      priceOptions: Type.Array(Type.Object({ id: Id, name: Name, price: Money })),
+      inventoryItems: Type.Array(
+        Type.Object({ id: Id, label: Type.Optional(Type.String()), capacity: Type.Integer(), available: Type.Integer() }),
+      ),
+    }),
+  ),
+  extras: Type.Array(ExtraView),
+});
+export type InventoryView = Static<typeof InventoryView>;
+export type LocationView = Static<typeof LocationView>;
+export type EventView = Static<typeof EventView>;

@@ -1,0 +1,97 @@
+import { readFileSync } from 'node:fs';
+import type { FastifyBaseLogger } from 'fastify';
+import pino from 'pino';
+import Value from 'typebox/value';
+import { demoCatalog } from './catalog/demo';
+import { buildApp } from './http/app';
+import { API_KEY_HEADER } from './http/auth';
+import { CatalogDocument } from './http/schemas/catalog';
+import { immediate, openDatabase } from './store/db';
+import { createKeyRepo } from './store/key-repo';
+import { importCatalog } from './use-cases/catalog';
+import { createContext } from './use-cases/context';
+
+/** Options of `startEngine`, the one way the engine starts: `serve`, Electron and the tests alike. */
+export interface EngineOptions {
+  readonly dataDir: string;
+  /** default 8787; 0 picks a free port */
+  readonly port?: number;
+  /** default 127.0.0.1 (loopback only) */
+  readonly host?: string;
+  readonly catalogFile?: string;
+  /** fill a new, empty database with the demo catalog (default true) */
+  readonly demo?: boolean;
+  readonly holdSeconds?: number;
+  /** requests per second per API key; 0 turns limiting off (default 50) */
+  readonly rateLimit?: number;
+  /** host names accepted in Host/Origin besides the loopback names */
+  readonly allowedHosts?: readonly string[];
+  readonly logger?: FastifyBaseLogger;
+  /** epoch-ms clock; tests move it */
+  readonly now?: () => number;
+  /** how often the sweeper tidies timed-out holds (correctness never waits for it) */
+  readonly sweepIntervalMs?: number;
+}
+
+export interface RunningEngine {
+  readonly url: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+export class CatalogFileError extends Error {}
+
+export async function startEngine(options: EngineOptions): Promise<RunningEngine> {
+  const logger = options.logger ?? pino({ redact: [`req.headers["${API_KEY_HEADER}"]`, 'req.headers.authorization'] });
+  const db = openDatabase(options.dataDir);
+  try {
+    const ctx = createContext(db, { holdSeconds: options.holdSeconds ?? 900, now: options.now });
+    if (options.catalogFile !== undefined) importCatalog(ctx, readCatalogFile(options.catalogFile));
+    else if (options.demo !== false && ctx.catalog.locations().length === 0) importCatalog(ctx, demoCatalog());
+
+    const app = await buildApp({
+      ctx,
+      keys: createKeyRepo(db),
+      logger,
+      rateLimit: options.rateLimit ?? 50,
+      allowedHosts: options.allowedHosts ?? [],
+    });
+    const host = options.host ?? '127.0.0.1';
+    await app.listen({ port: options.port ?? 8787, host });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+
+    const sweeper = setInterval(() => immediate(db, () => ctx.carts.releaseExpired(ctx.now())), options.sweepIntervalMs ?? 30_000);
+    sweeper.unref();
+    let closed: Promise<void> | undefined;
+    return {
+      url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+      port,
+      close: () => {
+        closed ??= (async () => {
+          clearInterval(sweeper);
+          await app.close();
+          db.close();
+        })();
+        return closed;
+      },
+    };
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+function readCatalogFile(path: string): CatalogDocument {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new CatalogFileError(`cannot read catalog ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (!Value.Check(CatalogDocument, doc)) {
+    const problems = Value.Errors(CatalogDocument, doc).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message}`);
+    throw new CatalogFileError(`catalog ${path} is not a valid catalog document: ${problems.join('; ')}`);
+  }
+  return doc;
+}

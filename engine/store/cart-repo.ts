@@ -1,0 +1,131 @@
+import type { Db } from './db';
+import type { CartLine, ItemType } from '../domain/pricing';
+
+/** Carts, their lines and vouchers, and the stock they hold. Every method runs inside the caller's transaction. */
+
+export type CartStatus = 'held' | 'deleted' | 'expired' | 'released' | 'ordered';
+
+export interface CartRow {
+  id: string;
+  occurrenceId: string;
+  eventId: string;
+  locationId: string;
+  kind: 'ticket' | 'giftCard';
+  currency: string;
+  status: CartStatus;
+  createdAt: number;
+  expiresAt: number;
+  orderId: string | null;
+}
+
+interface LineRow {
+  id: string;
+  type: ItemType;
+  name: string;
+  quantity: number;
+  baseUnitPrice: number;
+  occurrenceId: string;
+  inventoryItemId: string | null;
+  priceOptionId: string | null;
+  extraId: string | null;
+}
+
+const toLine = (row: LineRow): CartLine => ({
+  id: row.id,
+  type: row.type,
+  name: row.name,
+  quantity: row.quantity,
+  baseUnitPrice: row.baseUnitPrice,
+  ...(row.type === 'extra'
+    ? { extraId: row.extraId ?? undefined }
+    : { occurrenceId: row.occurrenceId, inventoryItemId: row.inventoryItemId ?? undefined, priceOptionId: row.priceOptionId ?? undefined }),
+});
+
+export function createCartRepo(db: Db) {
+  // Stock held by carts whose deadline has passed goes back on sale: one set-based pass, cheap when there
+  // is nothing to release thanks to the partial index on held carts.
+  const releaseExpiredStock = db.prepare<{ now: number }>(`
+    UPDATE inventory_items AS i SET held = i.held - x.quantity
+    FROM (SELECT c.occurrence_id AS occurrenceId, ci.inventory_item_id AS itemId, SUM(ci.quantity) AS quantity
+          FROM carts c JOIN cart_items ci ON ci.cart_id = c.id
+          WHERE c.status = 'held' AND c.expires_at <= :now AND ci.inventory_item_id IS NOT NULL
+          GROUP BY 1, 2) AS x
+    WHERE i.occurrence_id = x.occurrenceId AND i.id = x.itemId`);
+  const markExpired = db.prepare<{ now: number }>(`UPDATE carts SET status = 'expired' WHERE status = 'held' AND expires_at <= :now`);
+  const releaseCartStock = db.prepare<[string]>(`
+    UPDATE inventory_items AS i SET held = i.held - x.quantity
+    FROM (SELECT c.occurrence_id AS occurrenceId, ci.inventory_item_id AS itemId, SUM(ci.quantity) AS quantity
+          FROM carts c JOIN cart_items ci ON ci.cart_id = c.id
+          WHERE c.id = ? AND ci.inventory_item_id IS NOT NULL GROUP BY 1, 2) AS x
+    WHERE i.occurrence_id = x.occurrenceId AND i.id = x.itemId`);
+  const holdStock = db.prepare<[string, string]>(`
+    UPDATE inventory_items AS i SET held = i.held + x.quantity
+    FROM (SELECT json_extract(value, '$[0]') AS itemId, json_extract(value, '$[1]') AS quantity FROM json_each(?)) AS x
+    WHERE i.occurrence_id = ? AND i.id = x.itemId`);
+  const setStatus = db.prepare<[CartStatus, string]>('UPDATE carts SET status = ? WHERE id = ?');
+  const insertCart = db.prepare(`INSERT INTO carts (id, occurrence_id, event_id, location_id, kind, currency, status, created_at, expires_at)
+    VALUES (@id, @occurrenceId, @eventId, @locationId, @kind, @currency, 'held', @createdAt, @expiresAt)`);
+  const insertLine = db.prepare(`INSERT INTO cart_items (id, cart_id, position, type, name, quantity, unit_price, inventory_item_id, price_option_id, extra_id)
+    VALUES (@id, @cartId, @position, @type, @name, @quantity, @baseUnitPrice, @inventoryItemId, @priceOptionId, @extraId)`);
+  const cartById = db.prepare<[string], CartRow>(`
+    SELECT id, occurrence_id AS occurrenceId, event_id AS eventId, location_id AS locationId, kind, currency, status,
+           created_at AS createdAt, expires_at AS expiresAt, order_id AS orderId
+    FROM carts WHERE id = ?`);
+  const linesOf = db.prepare<[string], LineRow>(`
+    SELECT ci.id, ci.type, ci.name, ci.quantity, ci.unit_price AS baseUnitPrice, c.occurrence_id AS occurrenceId,
+           ci.inventory_item_id AS inventoryItemId, ci.price_option_id AS priceOptionId, ci.extra_id AS extraId
+    FROM cart_items ci JOIN carts c ON c.id = ci.cart_id WHERE ci.cart_id = ? ORDER BY ci.position`);
+  const nextPosition = db.prepare<[string], { next: number }>('SELECT COALESCE(MAX(position), -1) + 1 AS next FROM cart_items WHERE cart_id = ?');
+  const setQuantity = db.prepare<[number, string, string]>('UPDATE cart_items SET quantity = ? WHERE id = ? AND cart_id = ?');
+  const deleteLine = db.prepare<[string, string]>('DELETE FROM cart_items WHERE id = ? AND cart_id = ?');
+  const setCurrency = db.prepare<[string, string]>('UPDATE carts SET currency = ? WHERE id = ?');
+  const vouchersOf = db.prepare<[string], { code: string }>('SELECT code FROM cart_vouchers WHERE cart_id = ? ORDER BY position');
+  const addVoucher = db.prepare<[string, string, string]>(`INSERT OR IGNORE INTO cart_vouchers (cart_id, code, position)
+    VALUES (?, ?, (SELECT COALESCE(MAX(position), -1) + 1 FROM cart_vouchers WHERE cart_id = ?))`);
+  const removeVoucher = db.prepare<[string, string]>('DELETE FROM cart_vouchers WHERE cart_id = ? AND code = ?');
+
+  return {
+    releaseExpired(now: number): void {
+      releaseExpiredStock.run({ now });
+      markExpired.run({ now });
+    },
+    /** Ends a held cart's hold: its stock goes back on sale and it answers as `status` from now on. */
+    release(cartId: string, status: 'deleted' | 'released'): void {
+      releaseCartStock.run(cartId);
+      setStatus.run(status, cartId);
+    },
+    insert(cart: Omit<CartRow, 'status' | 'orderId'>, lines: readonly CartLine[], holds: ReadonlyMap<string, number>): void {
+      insertCart.run(cart);
+      lines.forEach((line, position) => insertLine.run(lineParams(cart.id, position, line)));
+      holdStock.run(JSON.stringify([...holds]), cart.occurrenceId);
+    },
+    addLine(cartId: string, line: CartLine): void {
+      insertLine.run(lineParams(cartId, nextPosition.get(cartId)?.next ?? 0, line));
+    },
+    get: (cartId: string): CartRow | undefined => cartById.get(cartId),
+    lines: (cartId: string): CartLine[] => linesOf.all(cartId).map(toLine),
+    setQuantity: (cartId: string, itemId: string, quantity: number): void => void setQuantity.run(quantity, itemId, cartId),
+    deleteLine: (cartId: string, itemId: string): void => void deleteLine.run(itemId, cartId),
+    setCurrency: (cartId: string, currency: string): void => void setCurrency.run(currency, cartId),
+    voucherCodes: (cartId: string): string[] => vouchersOf.all(cartId).map((row) => row.code),
+    addVoucher: (cartId: string, code: string): void => void addVoucher.run(cartId, code, cartId),
+    removeVoucher: (cartId: string, code: string): void => void removeVoucher.run(cartId, code),
+  };
+}
+
+function lineParams(cartId: string, position: number, line: CartLine) {
+  return {
+    id: line.id,
+    cartId,
+    position,
+    type: line.type,
+    name: line.name,
+    quantity: line.quantity,
+    baseUnitPrice: line.baseUnitPrice,
+    inventoryItemId: line.inventoryItemId ?? null,
+    priceOptionId: line.priceOptionId ?? null,
+    extraId: line.extraId ?? null,
+  };
+}
+
+export type CartRepo = ReturnType<typeof createCartRepo>;

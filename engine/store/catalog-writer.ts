@@ -1,0 +1,68 @@
+import type { Db } from './db';
+import type { CatalogDocument } from '../http/schemas/catalog';
+
+/**
+ * Writes a checked catalog document. Rows are upserted by id so held and sold quantities and voucher
+ * redemptions survive; rows the document no longer names are marked inactive rather than deleted, since
+ * carts and orders may still name them. Runs inside the caller's transaction.
+ */
+export function createCatalogWriter(db: Db) {
+  const deactivate = ['locations', 'events', 'extras', 'occurrences', 'areas', 'price_options', 'inventory_items', 'vouchers'].map(
+    (table) => db.prepare(`UPDATE ${table} SET active = 0 WHERE active = 1`),
+  );
+  const clearRates = db.prepare('DELETE FROM exchange_rates');
+  const upsertLocation = db.prepare(`INSERT INTO locations (id, name, currencies, position) VALUES (?, ?, ?, ?)
+    ON CONFLICT (id) DO UPDATE SET name = excluded.name, currencies = excluded.currencies, position = excluded.position, active = 1`);
+  const insertRate = db.prepare('INSERT OR REPLACE INTO exchange_rates (from_currency, to_currency, rate, valid_until) VALUES (?, ?, ?, ?)');
+  const upsertEvent = db.prepare(`INSERT INTO events (id, name, location_id, kind, position) VALUES (?, ?, ?, ?, ?)
+    ON CONFLICT (id) DO UPDATE SET name = excluded.name, location_id = excluded.location_id, kind = excluded.kind, position = excluded.position, active = 1`);
+  const upsertExtra = db.prepare(`INSERT INTO extras (event_id, id, name, price, max_quantity, position) VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT (event_id, id) DO UPDATE SET name = excluded.name, price = excluded.price, max_quantity = excluded.max_quantity, position = excluded.position, active = 1`);
+  const upsertOccurrence = db.prepare(`INSERT INTO occurrences (id, event_id, starts_at, on_sale, position) VALUES (?, ?, ?, ?, ?)
+    ON CONFLICT (id) DO UPDATE SET event_id = excluded.event_id, starts_at = excluded.starts_at, on_sale = excluded.on_sale, position = excluded.position, active = 1`);
+  const upsertArea = db.prepare(`INSERT INTO areas (occurrence_id, id, name, seating, position) VALUES (?, ?, ?, ?, ?)
+    ON CONFLICT (occurrence_id, id) DO UPDATE SET name = excluded.name, seating = excluded.seating, position = excluded.position, active = 1`);
+  const upsertOption = db.prepare(`INSERT INTO price_options (occurrence_id, id, area_id, name, price, position) VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT (occurrence_id, id) DO UPDATE SET area_id = excluded.area_id, name = excluded.name, price = excluded.price, position = excluded.position, active = 1`);
+  const upsertItem = db.prepare(`INSERT INTO inventory_items (occurrence_id, id, area_id, label, capacity, position) VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT (occurrence_id, id) DO UPDATE SET area_id = excluded.area_id, label = excluded.label, capacity = excluded.capacity, position = excluded.position, active = 1`);
+  const upsertVoucher = db.prepare(`INSERT INTO vouchers (code, percent_off, amount_off, amount_off_currency, valid_until, max_redemptions, event_ids)
+    VALUES (?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (code) DO UPDATE SET percent_off = excluded.percent_off, amount_off = excluded.amount_off,
+      amount_off_currency = excluded.amount_off_currency, valid_until = excluded.valid_until,
+      max_redemptions = excluded.max_redemptions, event_ids = excluded.event_ids, active = 1`);
+
+  const epoch = (iso: string | undefined): number | null => (iso === undefined ? null : Date.parse(iso));
+
+  return function write(doc: CatalogDocument): void {
+    for (const statement of deactivate) statement.run();
+    clearRates.run();
+    doc.locations.forEach((location, i) => upsertLocation.run(location.id, location.name, JSON.stringify(location.currencies), i));
+    for (const rate of doc.exchangeRates ?? []) insertRate.run(rate.from, rate.to, rate.rate, epoch(rate.validUntil));
+    doc.events.forEach((event, e) => {
+      upsertEvent.run(event.id, event.name, event.locationId, event.kind, e);
+      event.extras?.forEach((extra, x) => upsertExtra.run(event.id, extra.id, extra.name, extra.price.amount, extra.maxQuantity ?? null, x));
+      event.occurrences.forEach((occurrence, o) => {
+        // A gift card's occurrence is always on sale (contract §2).
+        const onSale = event.kind === 'giftCard' || occurrence.onSale ? 1 : 0;
+        upsertOccurrence.run(occurrence.id, event.id, occurrence.startsAt, onSale, o);
+        occurrence.areas.forEach((area, a) => {
+          upsertArea.run(occurrence.id, area.id, area.name, area.seating, a);
+          area.priceOptions.forEach((option, p) => upsertOption.run(occurrence.id, option.id, area.id, option.name, option.price.amount, p));
+          area.inventoryItems.forEach((item, i) => upsertItem.run(occurrence.id, item.id, area.id, item.label ?? null, item.capacity, i));
+        });
+      });
+    });
+    for (const voucher of doc.vouchers ?? []) {
+      upsertVoucher.run(
+        voucher.code.toUpperCase(),
+        voucher.percentOff === undefined ? null : String(voucher.percentOff),
+        voucher.amountOff?.amount ?? null,
+        voucher.amountOff?.currency ?? null,
+        epoch(voucher.validUntil),
+        voucher.maxRedemptions ?? null,
+        voucher.eventIds ? JSON.stringify(voucher.eventIds) : null,
+      );
+    }
+  };
+}

@@ -1,0 +1,48 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Db } from './db';
+import type { Scope } from '../domain/scopes';
+
+/**
+ * API keys. A key is 256 random bits; only its SHA-256 is stored, so a copy of the database reveals no
+ * key. (A slow password hash buys nothing for a key with this much entropy and would cost every request.)
+ */
+
+export interface ApiKeyInfo { id: string; name: string; scopes: string[]; createdAt: string; revokedAt: string | null }
+
+const hashKey = (key: string): string => createHash('sha256').update(key).digest('hex');
+
+export function createKeyRepo(db: Db) {
+  const insert = db.prepare('INSERT INTO api_keys (id, name, hash, scopes, created_at) VALUES (?, ?, ?, ?, ?)');
+  const byHash = db.prepare<[string], { id: string; scopes: string }>('SELECT id, scopes FROM api_keys WHERE hash = ? AND revoked_at IS NULL');
+  const all = db.prepare<[], { id: string; name: string; scopes: string; createdAt: string; revokedAt: string | null }>(
+    'SELECT id, name, scopes, created_at AS createdAt, revoked_at AS revokedAt FROM api_keys ORDER BY created_at, id');
+  const revoke = db.prepare<[string, string]>('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
+  const exists = db.prepare<[string], { id: string }>('SELECT id FROM api_keys WHERE id = ?');
+
+  return {
+    create(name: string, scopes: readonly Scope[]): { id: string; key: string } {
+      const id = `key_${randomBytes(6).toString('hex')}`;
+      const key = `kassa_${randomBytes(32).toString('base64url')}`;
+      insert.run(id, name, hashKey(key), JSON.stringify(scopes), new Date().toISOString());
+      return { id, key };
+    },
+    /** The live key matching `key`, or undefined for an unknown or revoked one. */
+    authenticate(key: string): { id: string; scopes: string[] } | undefined {
+      const row = byHash.get(hashKey(key));
+      return row && { id: row.id, scopes: parseScopes(row.scopes) };
+    },
+    list: (): ApiKeyInfo[] => all.all().map((row) => ({ ...row, scopes: parseScopes(row.scopes) })),
+    /** true when the key exists (revoking twice is a no-op). */
+    revoke(id: string): boolean {
+      revoke.run(new Date().toISOString(), id);
+      return exists.get(id) !== undefined;
+    },
+  };
+}
+
+function parseScopes(json: string): string[] {
+  const parsed: unknown = JSON.parse(json);
+  return Array.isArray(parsed) ? parsed.filter((scope): scope is string => typeof scope === 'string') : [];
+}
+
+export type KeyRepo = ReturnType<typeof createKeyRepo>;

@@ -1,0 +1,44 @@
+import { parseDecimal } from '../domain/money';
+import { fromBase, priceCart, type VoucherTerms } from '../domain/pricing';
+import type { Cart } from '../http/schemas/cart';
+import type { CartRow, } from '../store/cart-repo';
+import type { VoucherRow } from '../store/catalog-repo';
+import type { EngineContext } from './context';
+import { locationOf, priceContextFor } from './price-context';
+
+/** The cart as the API shows it, priced in `currency` (default: the cart's own). */
+export function cartView(ctx: EngineContext, cart: CartRow, now: number, currency?: string): Cart {
+  const location = locationOf(ctx, cart.locationId);
+  const context = priceContextFor(ctx, location, currency ?? cart.currency, now);
+  const codes = ctx.carts.voucherCodes(cart.id);
+  const vouchers = codes.length === 0 ? [] : ctx.catalog.vouchers(codes).map((row) => voucherTerms(row, location.currencies[0]));
+  const priced = priceCart(ctx.carts.lines(cart.id), vouchers, context);
+  const extras = cart.kind === 'ticket' ? ctx.catalog.extras(cart.eventId) : [];
+  return {
+    id: cart.id,
+    expiresAt: new Date(cart.expiresAt).toISOString(),
+    currency: context.currency,
+    total: priced.total,
+    items: [...priced.items],
+    receiptLines: [...priced.receiptLines],
+    vouchers: codes.map((code) => ({ code })),
+    options: {
+      currencies: location.currencies,
+      ...(extras.length > 0 && {
+        extras: extras.map((extra) => ({
+          id: extra.id,
+          name: extra.name,
+          price: { amount: fromBase(extra.price, context), currency: context.currency },
+          ...(extra.maxQuantity !== null && { maxQuantity: extra.maxQuantity }),
+        })),
+      }),
+    },
+  };
+}
+
+export function voucherTerms(row: VoucherRow, baseCurrency: string | undefined): VoucherTerms {
+  const percentOff = row.percentOff === null ? undefined : parseDecimal(row.percentOff);
+  if (percentOff) return { code: row.code, percentOff };
+  if (row.amountOff !== null && row.amountOffCurrency === baseCurrency) return { code: row.code, amountOff: row.amountOff };
+  return { code: row.code };
+}

@@ -1,0 +1,48 @@
+import { planCart, resolveOccurrence } from '../domain/cart-rules';
+import type { Cart, CreateCartBody } from '../http/schemas/cart';
+import { immediate } from '../store/db';
+import { cartView } from './cart-view';
+import type { EngineContext } from './context';
+import { locationOf, priceContextFor } from './price-context';
+
+/**
+ * POST /carts: checks the items, holds their stock and prices the cart, in one transaction. A
+ * `previousCartId` that still holds stock is released first inside the same transaction, so a customer
+ * changing seats may keep some of them; if the new cart fails, the rollback leaves the old one holding.
+ * An unknown, expired or ordered previous cart is left alone (best effort, never an error).
+ */
+export function createCart(ctx: EngineContext, body: CreateCartBody): Cart {
+  const now = ctx.now();
+  return immediate(ctx.db, () => {
+    const occurrenceIds = [...new Set(body.items.map((item) => item.occurrenceId))];
+    const occurrence = resolveOccurrence(body.items, ctx.catalog.occurrences(occurrenceIds));
+    const location = locationOf(ctx, occurrence.locationId);
+    const pricing = priceContextFor(ctx, location, body.currency, now);
+
+    ctx.carts.releaseExpired(now);
+    if (body.previousCartId !== undefined) releasePrevious(ctx, body.previousCartId, now);
+
+    const plan = planCart(body.items, occurrence, {
+      occurrences: new Map([[occurrence.id, occurrence]]),
+      inventory: ctx.catalog.inventory(occurrence.id, body.items.map((item) => item.inventoryItemId)),
+      priceOptions: ctx.catalog.priceOptions(occurrence.id, body.items.map((item) => item.priceOptionId)),
+    });
+    const cart = {
+      id: ctx.newId('crt'),
+      occurrenceId: occurrence.id,
+      eventId: occurrence.eventId,
+      locationId: location.id,
+      kind: occurrence.kind,
+      currency: pricing.currency,
+      createdAt: now,
+      expiresAt: now + ctx.holdMs,
+    };
+    ctx.carts.insert(cart, plan.lines.map((line) => ({ ...line, id: ctx.newId('itm') })), plan.holds);
+    return cartView(ctx, { ...cart, status: 'held', orderId: null }, now);
+  });
+}
+
+function releasePrevious(ctx: EngineContext, cartId: string, now: number): void {
+  const previous = ctx.carts.get(cartId);
+  if (previous?.status === 'held' && previous.expiresAt > now) ctx.carts.release(cartId, 'released');
+}

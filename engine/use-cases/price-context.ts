@@ -1,0 +1,32 @@
+import { isIsoCurrency, scaleOf } from '../domain/currencies';
+import { EngineError } from '../domain/errors';
+import { parseDecimal } from '../domain/money';
+import type { PriceContext } from '../domain/pricing';
+import type { LocationRow } from '../store/catalog-repo';
+import type { EngineContext } from './context';
+
+/**
+ * How to price in `currency` (the location's base currency when absent) at a location, or the currency
+ * error of spec §7.3: not ISO 4217 or not sold here (400), or sold but with no current rate (503).
+ */
+export function priceContextFor(ctx: EngineContext, location: LocationRow, currency: string | undefined, now: number): PriceContext {
+  const [base] = location.currencies;
+  if (base === undefined) throw new Error(`location ${location.id} has no currency`);
+  const target = currency ?? base;
+  const supportedCurrencies = location.currencies;
+  if (!isIsoCurrency(target) || !supportedCurrencies.includes(target)) {
+    throw new EngineError('CURRENCY_NOT_SUPPORTED', { param: 'currency', details: { currency: target, supportedCurrencies } });
+  }
+  const baseScale = scaleOf(base);
+  if (target === base) return { currency: base, scale: baseScale, baseScale, rate: undefined };
+  const rateText = ctx.catalog.rate(base, target, now);
+  const rate = rateText === undefined ? undefined : parseDecimal(rateText);
+  if (!rate) throw new EngineError('CURRENCY_TEMPORARILY_UNAVAILABLE', { param: 'currency', details: { currency: target } });
+  return { currency: target, scale: scaleOf(target), baseScale, rate };
+}
+
+export function locationOf(ctx: EngineContext, locationId: string): LocationRow {
+  const location = ctx.catalog.location(locationId);
+  if (!location) throw new Error(`location ${locationId} is missing`);
+  return location;
+}

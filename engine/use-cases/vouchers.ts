@@ -1,0 +1,52 @@
+import { EngineError } from '../domain/errors';
+import type { Cart } from '../http/schemas/cart';
+import type { CartRow } from '../store/cart-repo';
+import type { VoucherRow } from '../store/catalog-repo';
+import { immediate } from '../store/db';
+import { liveCart } from './cart-access';
+import { cartView } from './cart-view';
+import type { EngineContext } from './context';
+import { locationOf } from './price-context';
+
+/**
+ * POST and DELETE /carts/{id}/vouchers. Codes match case-insensitively. Applying a code the cart already
+ * has, or removing one it does not have, leaves the cart as it is.
+ */
+export function applyVoucher(ctx: EngineContext, cartId: string, code: string): Cart {
+  const now = ctx.now();
+  return immediate(ctx.db, () => {
+    const cart = liveCart(ctx, cartId, now);
+    if (cart.kind === 'giftCard') throw new EngineError('VOUCHER_NOT_APPLICABLE_TO_GIFT_CARD', { param: 'code' });
+    const voucher = ctx.catalog.voucher(code.toUpperCase());
+    const reason = voucher ? refusal(ctx, voucher, cart, now) : 'unknown';
+    if (reason !== undefined || !voucher) throw new EngineError('INVALID_VOUCHER', { param: 'code', details: { reason } });
+    ctx.carts.addVoucher(cart.id, voucher.code);
+    return cartView(ctx, cart, now);
+  });
+}
+
+export function removeVoucher(ctx: EngineContext, cartId: string, code: string): Cart {
+  const now = ctx.now();
+  return immediate(ctx.db, () => {
+    const cart = liveCart(ctx, cartId, now);
+    ctx.carts.removeVoucher(cart.id, code.toUpperCase());
+    return cartView(ctx, cart, now);
+  });
+}
+
+/** Why a voucher cannot go on this cart now, or undefined when it can. */
+function refusal(ctx: EngineContext, voucher: VoucherRow, cart: CartRow, now: number): string | undefined {
+  if (voucher.active !== 1) return 'unknown';
+  if (voucher.validUntil !== null && voucher.validUntil <= now) return 'expired';
+  if (voucher.maxRedemptions !== null && voucher.redeemed >= voucher.maxRedemptions) return 'fully_redeemed';
+  if (voucher.eventIds !== null && !parseIds(voucher.eventIds).includes(cart.eventId)) return 'not_valid_for_items';
+  if (voucher.amountOffCurrency !== null && voucher.amountOffCurrency !== locationOf(ctx, cart.locationId).currencies[0]) {
+    return 'not_valid_for_items';
+  }
+  return undefined;
+}
+
+function parseIds(json: string): unknown[] {
+  const parsed: unknown = JSON.parse(json);
+  return Array.isArray(parsed) ? parsed : [];
+}

@@ -1,0 +1,43 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const nodeBuiltins = { group: ['node:*'], message: 'engine/domain is pure: no Node built-ins.' };
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'dist/', 'out/', 'release/', 'data/', 'bench/results/'] },
+  js.configs.recommended,
+  ...tseslint.configs.strict,
+  {
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-empty': ['error', { allowEmptyCatch: false }],
+    },
+  },
+  {
+    files: ['engine/**'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['electron', 'react', 'react-dom', '**/renderer/**'], message: 'The engine knows nothing of the UI or Electron.' },
+        ],
+      }],
+    },
+  },
+  {
+    files: ['engine/domain/**'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [
+          { name: 'better-sqlite3', message: 'engine/domain is pure: storage lives in engine/store.' },
+          { name: 'fastify', message: 'engine/domain is pure: HTTP lives in engine/http.' },
+        ],
+        patterns: [
+          nodeBuiltins,
+          { group: ['**/store/**', '**/http/**', 'electron', 'react'], message: 'engine/domain depends on nothing outside itself.' },
+        ],
+      }],
+    },
+  },
+);

@@ -1,0 +1,98 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { isScope } from '../../engine/domain/scopes';
+import { startEngine, type EngineOptions } from '../../engine/start';
+import { openDatabase } from '../../engine/store/db';
+import { createKeyRepo } from '../../engine/store/key-repo';
+
+/**
+ * A real engine for a test: its own SQLite file in a fresh temp folder, the real HTTP server on a free
+ * loopback port, keys created through the same repository the `keys` command uses.
+ */
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface ErrorEnvelope {
+  error: { type: string; code: string; message: string; param?: string; details?: Record<string, unknown> };
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** raw body text, sent as is (for malformed JSON) */
+  rawBody?: string;
+  /** API key to send; defaults to the all-scopes key; null sends none */
+  key?: string | null;
+  headers?: Record<string, string>;
+}
+
+export interface TestEngine {
+  url: string;
+  dataDir: string;
+  keys: { admin: string; carts: string; catalogRead: string; catalogWrite: string; ordersRead: string };
+  /** every log line the engine wrote, as text */
+  logs: () => string;
+  request<T = unknown>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  /** creates another key in this engine's database */
+  createKey(scopes: string[]): string;
+  close(): Promise<void>;
+}
+
+export async function startTestEngine(options: Partial<EngineOptions> = {}): Promise<TestEngine> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'kassa-test-'));
+  const db = openDatabase(dataDir);
+  const repo = createKeyRepo(db);
+  const keys = {
+    admin: repo.create('admin', ['admin']).key,
+    carts: repo.create('carts', ['carts:write']).key,
+    catalogRead: repo.create('catalog-read', ['catalog:read']).key,
+    catalogWrite: repo.create('catalog-write', ['catalog:write']).key,
+    ordersRead: repo.create('orders-read', ['orders:read']).key,
+  };
+  db.close();
+
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  const engine = await startEngine({ port: 0, rateLimit: 0, logger: pino({ level: 'info' }, sink), ...options, dataDir });
+
+  return {
+    url: engine.url,
+    dataDir,
+    keys,
+    logs: () => lines.join(''),
+    createKey(scopes) {
+      const keyDb = openDatabase(dataDir);
+      try {
+        return createKeyRepo(keyDb).create('extra', scopes.filter(isScope)).key;
+      } finally {
+        keyDb.close();
+      }
+    },
+    async request<T>(method: string, path: string, request: RequestOptions = {}): Promise<ApiResponse<T>> {
+      const headers: Record<string, string> = { ...request.headers };
+      const key = request.key === undefined ? keys.admin : request.key;
+      if (key !== null) headers['x-svc-api-key'] = key;
+      let body: string | undefined = request.rawBody;
+      if (request.body !== undefined) body = JSON.stringify(request.body);
+      if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+      const response = await fetch(`${engine.url}/api/v3${path}`, { method, headers, body });
+      const text = await response.text();
+      return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : undefined) as T };
+    },
+    async close() {
+      await engine.close();
+      if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
