@@ -10,6 +10,8 @@ import { immediate, openDatabase } from './store/db';
 import { createKeyRepo } from './store/key-repo';
 import { importCatalog } from './use-cases/catalog';
 import { createContext } from './use-cases/context';
+import { createSimulator } from './payments/simulator';
+import { settleOpenAttempts } from './use-cases/recover-payments';
 
 /** Options of `startEngine`, the one way the engine starts: `serve`, Electron and the tests alike. */
 export interface EngineOptions {
@@ -31,6 +33,8 @@ export interface EngineOptions {
   readonly now?: () => number;
   /** how often the sweeper tidies timed-out holds (correctness never waits for it) */
   readonly sweepIntervalMs?: number;
+  /** the simulated payment provider's answer latency (for demos and crash tests) */
+  readonly paymentAnswerDelayMs?: number;
 }
 
 export interface RunningEngine {
@@ -45,13 +49,20 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   const logger = options.logger ?? pino({ redact: [`req.headers["${API_KEY_HEADER}"]`, 'req.headers.authorization'] });
   const db = openDatabase(options.dataDir);
   try {
-    const ctx = createContext(db, { holdSeconds: options.holdSeconds ?? 900, now: options.now });
+    const now = options.now ?? Date.now;
+    let baseUrl = '';
+    const simulator = createSimulator(db, { baseUrl: () => baseUrl, now, answerDelayMs: options.paymentAnswerDelayMs });
+    const ctx = createContext(db, { holdSeconds: options.holdSeconds ?? 900, now, payments: simulator.provider });
     if (options.catalogFile !== undefined) importCatalog(ctx, readCatalogFile(options.catalogFile));
     else if (options.demo !== false && ctx.catalog.locations().length === 0) importCatalog(ctx, demoCatalog());
+    // Before taking requests: what a crash left between the provider's answer and the order's commit.
+    const settled = await settleOpenAttempts(ctx);
+    if (settled.orders + settled.released + settled.refunds > 0) logger.warn(settled, 'settled payment attempts left open by a crash');
 
     const app = await buildApp({
       ctx,
       keys: createKeyRepo(db),
+      simulator,
       logger,
       rateLimit: options.rateLimit ?? 50,
       allowedHosts: options.allowedHosts ?? [],
@@ -60,12 +71,19 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     await app.listen({ port: options.port ?? 8787, host });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
+    const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    baseUrl = url;
 
-    const sweeper = setInterval(() => immediate(db, () => ctx.carts.releaseExpired(ctx.now())), options.sweepIntervalMs ?? 30_000);
+    const sweep = () =>
+      immediate(db, () => {
+        ctx.carts.releaseExpired(ctx.now());
+        ctx.checkout.purgeKeys(ctx.now());
+      });
+    const sweeper = setInterval(sweep, options.sweepIntervalMs ?? 30_000);
     sweeper.unref();
     let closed: Promise<void> | undefined;
     return {
-      url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+      url,
       port,
       close: () => {
         closed ??= (async () => {

@@ -64,6 +64,7 @@ export const ERROR_CATALOGUE = {
   UNSUPPORTED_MEDIA_TYPE: row('INVALID_REQUEST_ERROR', 415),
   HOST_NOT_ALLOWED: row('PERMISSION_ERROR', 403),
   ORIGIN_NOT_ALLOWED: row('PERMISSION_ERROR', 403),
+  CART_CHECKOUT_IN_PROGRESS: row('CONFLICT_ERROR', 409),
 } as const satisfies Record<string, CatalogueRow>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -12,11 +12,15 @@ import { cartItemRoutes } from './routes/cart-items';
 import { cartRoutes } from './routes/carts';
 import { catalogRoutes } from './routes/catalog';
 import { systemRoutes } from './routes/system';
+import { orderRoutes } from './routes/orders';
+import { pspRoutes } from './routes/psp';
+import type { Simulator } from '../payments/simulator';
 import { voucherRoutes } from './routes/vouchers';
 
 export interface AppOptions {
   readonly ctx: EngineContext;
   readonly keys: KeyRepo;
+  readonly simulator: Simulator;
   readonly logger: FastifyBaseLogger;
   /** requests per second per API key (burst the same); 0 turns limiting off */
   readonly rateLimit: number;
@@ -52,8 +56,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(cartRoutes, { ctx: options.ctx });
       await api.register(cartItemRoutes, { ctx: options.ctx });
       await api.register(voucherRoutes, { ctx: options.ctx });
+      await api.register(orderRoutes, { ctx: options.ctx });
     },
     { prefix: '/api/v3' },
   );
+  await app.register(pspRoutes, { simulator: options.simulator });
   return app;
 }

@@ -43,15 +43,18 @@ const toLine = (row: LineRow): CartLine => ({
 
 export function createCartRepo(db: Db) {
   // Stock held by carts whose deadline has passed goes back on sale: one set-based pass, cheap when there
-  // is nothing to release thanks to the partial index on held carts.
+  // is nothing to release thanks to the partial index on held carts. A cart whose payment is under way
+  // keeps its stock until the attempt settles (it still answers 410 to everything else once expired).
   const releaseExpiredStock = db.prepare<{ now: number }>(`
     UPDATE inventory_items AS i SET held = i.held - x.quantity
     FROM (SELECT c.occurrence_id AS occurrenceId, ci.inventory_item_id AS itemId, SUM(ci.quantity) AS quantity
           FROM carts c JOIN cart_items ci ON ci.cart_id = c.id
           WHERE c.status = 'held' AND c.expires_at <= :now AND ci.inventory_item_id IS NOT NULL
+            AND NOT EXISTS (SELECT 1 FROM payment_attempts p WHERE p.cart_id = c.id AND p.state = 'pending')
           GROUP BY 1, 2) AS x
     WHERE i.occurrence_id = x.occurrenceId AND i.id = x.itemId`);
-  const markExpired = db.prepare<{ now: number }>(`UPDATE carts SET status = 'expired' WHERE status = 'held' AND expires_at <= :now`);
+  const markExpired = db.prepare<{ now: number }>(`UPDATE carts SET status = 'expired' WHERE status = 'held' AND expires_at <= :now
+    AND NOT EXISTS (SELECT 1 FROM payment_attempts p WHERE p.cart_id = carts.id AND p.state = 'pending')`);
   const releaseCartStock = db.prepare<[string]>(`
     UPDATE inventory_items AS i SET held = i.held - x.quantity
     FROM (SELECT c.occurrence_id AS occurrenceId, ci.inventory_item_id AS itemId, SUM(ci.quantity) AS quantity

@@ -3,6 +3,9 @@ import type { Db } from '../store/db';
 import { createCatalogRepo } from '../store/catalog-repo';
 import { createCartRepo } from '../store/cart-repo';
 import { createCatalogWriter } from '../store/catalog-writer';
+import { createCheckoutRepo } from '../store/checkout-repo';
+import { createOrderRepo } from '../store/order-repo';
+import type { PaymentProvider } from '../payments/provider';
 
 /** Everything a use case needs, built once per engine: the database, its prepared repositories, a clock. */
 export interface EngineContext {
@@ -10,20 +13,29 @@ export interface EngineContext {
   readonly catalog: ReturnType<typeof createCatalogRepo>;
   readonly carts: ReturnType<typeof createCartRepo>;
   readonly writeCatalog: ReturnType<typeof createCatalogWriter>;
+  readonly checkout: ReturnType<typeof createCheckoutRepo>;
+  readonly orders: ReturnType<typeof createOrderRepo>;
+  readonly payments: PaymentProvider;
+  /** idempotency keys whose request is running in this process right now */
+  readonly inFlight: Set<string>;
   /** epoch milliseconds; tests and the sync worker may move it */
   readonly now: () => number;
   readonly holdMs: number;
-  readonly newId: (prefix: 'crt' | 'itm') => string;
+  readonly newId: (prefix: 'crt' | 'itm' | 'ord' | 'pay' | 'tkt') => string;
 }
 
-export function createContext(db: Db, options: { holdSeconds: number; now?: () => number }): EngineContext {
+export function createContext(db: Db, options: { holdSeconds: number; now: () => number; payments: PaymentProvider }): EngineContext {
   return {
     db,
     catalog: createCatalogRepo(db),
     carts: createCartRepo(db),
     writeCatalog: createCatalogWriter(db),
-    now: options.now ?? Date.now,
+    checkout: createCheckoutRepo(db),
+    orders: createOrderRepo(db),
+    payments: options.payments,
+    inFlight: new Set(),
+    now: options.now,
     holdMs: options.holdSeconds * 1000,
-    newId: (prefix) => (prefix === 'crt' ? randomUUID() : `itm_${randomBytes(12).toString('base64url')}`),
+    newId: (prefix) => (prefix === 'crt' ? randomUUID() : `${prefix}_${randomBytes(12).toString('base64url')}`),
   };
 }

@@ -44,5 +44,5 @@ export function createCart(ctx: EngineContext, body: CreateCartBody): Cart {
 
 function releasePrevious(ctx: EngineContext, cartId: string, now: number): void {
   const previous = ctx.carts.get(cartId);
-  if (previous?.status === 'held' && previous.expiresAt > now) ctx.carts.release(cartId, 'released');
+  if (previous?.status === 'held' && previous.expiresAt > now && !ctx.checkout.pendingForCart(cartId)) ctx.carts.release(cartId, 'released');
 }

@@ -14,6 +14,7 @@ export function deleteCart(ctx: EngineContext, cartId: string): void {
     if (cart.status === 'ordered') throw new EngineError('CART_ALREADY_ORDERED', { details: { orderId: cart.orderId } });
     if (cart.status === 'deleted') return;
     if (cart.status !== 'held' || cart.expiresAt <= now) throw new EngineError('CART_EXPIRED');
+    if (ctx.checkout.pendingForCart(cart.id)) throw new EngineError('CART_CHECKOUT_IN_PROGRESS');
     ctx.carts.release(cart.id, 'deleted');
   });
 }

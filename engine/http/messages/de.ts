@@ -38,4 +38,5 @@ export const de: Record<ErrorCode, string> = {
   UNSUPPORTED_MEDIA_TYPE: 'Bitte den Anfrageinhalt als application/json senden.',
   HOST_NOT_ALLOWED: 'Anfragen für diesen Hostnamen werden nicht angenommen.',
   ORIGIN_NOT_ALLOWED: 'Anfragen von diesem Ursprung werden nicht angenommen.',
+  CART_CHECKOUT_IN_PROGRESS: 'Für diesen Warenkorb läuft gerade eine Zahlung. Bitte warten, bis sie abgeschlossen ist.',
 };

@@ -38,4 +38,5 @@ export const en: Record<ErrorCode, string> = {
   UNSUPPORTED_MEDIA_TYPE: 'Send the request body as application/json.',
   HOST_NOT_ALLOWED: 'Requests for this host name are not accepted.',
   ORIGIN_NOT_ALLOWED: 'Requests from this origin are not accepted.',
+  CART_CHECKOUT_IN_PROGRESS: 'A payment for this cart is under way. Wait for it to finish.',
 };

@@ -38,4 +38,5 @@ export const fr: Record<ErrorCode, string> = {
   UNSUPPORTED_MEDIA_TYPE: 'Envoyez le corps de la requête en application/json.',
   HOST_NOT_ALLOWED: 'Les requêtes pour ce nom d’hôte ne sont pas acceptées.',
   ORIGIN_NOT_ALLOWED: 'Les requêtes de cette origine ne sont pas acceptées.',
+  CART_CHECKOUT_IN_PROGRESS: 'Un paiement est en cours pour ce panier. Attendez qu’il se termine.',
 };

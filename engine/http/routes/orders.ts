@@ -1,0 +1,48 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { EngineError } from '../../domain/errors';
+import { cancelOrder, readOrder } from '../../use-cases/cancel-order';
+import type { EngineContext } from '../../use-cases/context';
+import { listOrders } from '../../use-cases/list-orders';
+import { placeOrder } from '../../use-cases/place-order';
+import { sendError } from '../error-handler';
+import { ErrorBody, replies } from '../schemas/common';
+import { Order, OrderParams, OrdersPage, OrdersQuery, PlaceOrderBody } from '../schemas/order';
+
+const tags = ['orders'];
+const write = { scope: 'orders:write' } as const;
+const read = { scope: 'orders:read' } as const;
+
+const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(Type.String({ description: 'required: a UUID v4, scoped to the API key, kept 24 hours' })),
+});
+
+export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = async (app, { ctx }) => {
+  app.post(
+    '/orders',
+    { config: write, schema: { tags, summary: 'Check out a cart', headers: IdempotencyHeaders, body: PlaceOrderBody, response: replies(201, Order) } },
+    async (request, reply) => {
+      if (request.apiKeyId === undefined) throw new EngineError('INVALID_API_KEY');
+      const result = await placeOrder(ctx, request.apiKeyId, request.headers['idempotency-key'], request.body);
+      if (result.replayed) reply.header('idempotent-replayed', 'true');
+      if ('error' in result) return sendError(reply, result.error);
+      return reply.code(201).send({ data: result.order });
+    },
+  );
+
+  app.get(
+    '/orders',
+    { config: read, schema: { tags, summary: 'List orders, newest first, or find the order of a ticket', querystring: OrdersQuery, response: { 200: OrdersPage, '4xx': ErrorBody } } },
+    async (request) => listOrders(ctx, request.query),
+  );
+
+  app.get('/orders/:orderId', { config: read, schema: { tags, summary: 'Read an order', params: OrderParams, response: replies(200, Order) } }, async (request) => ({
+    data: readOrder(ctx, request.params.orderId),
+  }));
+
+  app.post(
+    '/orders/:orderId/cancel',
+    { config: write, schema: { tags, summary: 'Cancel an order: seats back on sale, payment refunded', params: OrderParams, response: replies(200, Order) } },
+    async (request) => ({ data: await cancelOrder(ctx, request.params.orderId) }),
+  );
+};

@@ -1,0 +1,65 @@
+import { Type, type Static } from 'typebox';
+import { CartItem, ReceiptLine } from './cart';
+import { CurrencyCode, Id, Money, NonNegativeMoney, Timestamp } from './common';
+
+/** POST /orders and the order resource (spec §4.7–4.8; contract §4, §7). */
+
+const strict = { additionalProperties: false } as const;
+
+export const PaymentRequest = Type.Object(
+  {
+    method: Type.Union([Type.Literal('card'), Type.Literal('cash')]),
+    token: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'card: a payment token, never a card number' })),
+    authenticationResult: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'card: the result of a 3-D Secure challenge' })),
+    tendered: Type.Optional(NonNegativeMoney),
+  },
+  strict,
+);
+export type PaymentRequest = Static<typeof PaymentRequest>;
+
+export const PlaceOrderBody = Type.Object({ cartId: Id, expectedTotal: Money, payment: PaymentRequest }, strict);
+export type PlaceOrderBody = Static<typeof PlaceOrderBody>;
+
+export const PaymentView = Type.Object({
+  method: Type.Union([Type.Literal('card'), Type.Literal('cash')]),
+  status: Type.Union([Type.Literal('captured'), Type.Literal('refunded')]),
+  amount: Money,
+  reference: Type.Optional(Type.String()),
+  authenticated: Type.Optional(Type.Boolean()),
+  tendered: Type.Optional(Money),
+  change: Type.Optional(Money),
+  refundedAt: Type.Optional(Timestamp),
+});
+export type PaymentView = Static<typeof PaymentView>;
+
+export const Order = Type.Object({
+  id: Id,
+  cartId: Id,
+  status: Type.Union([Type.Literal('confirmed'), Type.Literal('cancelled')]),
+  createdAt: Timestamp,
+  cancelledAt: Type.Optional(Timestamp),
+  currency: CurrencyCode,
+  total: Money,
+  items: Type.Array(CartItem),
+  receiptLines: Type.Array(ReceiptLine),
+  payment: PaymentView,
+  tickets: Type.Array(Type.Object({ id: Id, itemId: Id, code: Type.String() })),
+  giftCards: Type.Array(Type.Object({ code: Type.String(), itemId: Id, value: Money, status: Type.Union([Type.Literal('active'), Type.Literal('void')]) })),
+});
+export type Order = Static<typeof Order>;
+
+export const OrderParams = Type.Object({ orderId: Id });
+
+export const OrdersQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.String({ pattern: '^(?:[1-9]|[1-9][0-9]|1[0-9][0-9]|200)$', description: '1–200, default 50' })),
+    cursor: Type.Optional(Type.String({ maxLength: 200 })),
+    ticketCode: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  },
+  strict,
+);
+
+export const OrdersPage = Type.Object({ data: Type.Array(Order), nextCursor: Type.Optional(Type.String()) });
+
+export const ChallengeDecision = Type.Object({ outcome: Type.Union([Type.Literal('approve'), Type.Literal('reject')]) }, strict);
+export const ChallengeParams = Type.Object({ reference: Type.String({ minLength: 1, maxLength: 128 }) });

@@ -1,0 +1,87 @@
+import type { Db } from './db';
+
+/** Idempotency keys, payment attempts and voucher reservations of POST /orders. Runs in the caller's transaction. */
+
+export const IDEMPOTENCY_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
+export interface IdempotencyRow {
+  cartId: string;
+  state: 'in_progress' | 'completed' | 'retired';
+  status: number | null;
+  body: string | null;
+}
+
+export interface AttemptRow {
+  id: string;
+  cartId: string;
+  apiKeyId: string;
+  idempotencyKey: string;
+  method: 'card' | 'cash';
+  amount: number;
+  currency: string;
+  request: string;
+  state: 'pending' | 'captured' | 'refunding' | 'refunded' | 'failed';
+  orderId: string | null;
+}
+
+const ATTEMPT_COLUMNS = `id, cart_id AS cartId, api_key_id AS apiKeyId, idempotency_key AS idempotencyKey, method, amount, currency,
+  request, state, order_id AS orderId`;
+
+export function createCheckoutRepo(db: Db) {
+  const keyGet = db.prepare<[string, string, number], IdempotencyRow>(`SELECT cart_id AS cartId, state, status, body
+    FROM idempotency_keys WHERE api_key_id = ? AND key = ? AND created_at > ?`);
+  const keyBegin = db.prepare<[string, string, string, number]>(`INSERT OR REPLACE INTO idempotency_keys (api_key_id, key, cart_id, state, created_at)
+    VALUES (?, ?, ?, 'in_progress', ?)`);
+  const keyFinish = db.prepare<[string, number, string, string, string]>(
+    'UPDATE idempotency_keys SET state = ?, status = ?, body = ? WHERE api_key_id = ? AND key = ?');
+  const keyForget = db.prepare<[string, string]>('DELETE FROM idempotency_keys WHERE api_key_id = ? AND key = ?');
+  const keyPurge = db.prepare<[number]>('DELETE FROM idempotency_keys WHERE created_at <= ?');
+  const attemptInsert = db.prepare(`INSERT INTO payment_attempts (id, cart_id, api_key_id, idempotency_key, method, amount, currency, request, state, created_at)
+    VALUES (@id, @cartId, @apiKeyId, @idempotencyKey, @method, @amount, @currency, @request, 'pending', @createdAt)`);
+  const attemptGet = db.prepare<[string], AttemptRow>(`SELECT ${ATTEMPT_COLUMNS} FROM payment_attempts WHERE id = ?`);
+  const attemptPendingForCart = db.prepare<[string], AttemptRow>(`SELECT ${ATTEMPT_COLUMNS} FROM payment_attempts WHERE cart_id = ? AND state = 'pending'`);
+  const attemptPendingForKey = db.prepare<[string, string], AttemptRow>(`SELECT ${ATTEMPT_COLUMNS} FROM payment_attempts
+    WHERE api_key_id = ? AND idempotency_key = ? AND state = 'pending'`);
+  const attemptsOpen = db.prepare<[], AttemptRow>(`SELECT ${ATTEMPT_COLUMNS} FROM payment_attempts
+    WHERE state IN ('pending', 'refunding') ORDER BY created_at`);
+  const attemptSet = db.prepare<[string, string | null, string]>('UPDATE payment_attempts SET state = ?, order_id = COALESCE(?, order_id) WHERE id = ?');
+  const attemptForOrder = db.prepare<[string], AttemptRow>(`SELECT ${ATTEMPT_COLUMNS} FROM payment_attempts WHERE order_id = ?`);
+  const reserveVoucher = db.prepare<[string]>(`UPDATE vouchers SET redeemed = redeemed + 1
+    WHERE code = ? AND (max_redemptions IS NULL OR redeemed < max_redemptions)`);
+  const insertReservation = db.prepare<[string, string]>('INSERT INTO voucher_reservations (attempt_id, code) VALUES (?, ?)');
+  const releaseVouchers = db.prepare<[string]>(`UPDATE vouchers SET redeemed = redeemed - 1
+    WHERE code IN (SELECT code FROM voucher_reservations WHERE attempt_id = ?) AND redeemed > 0`);
+  const dropReservations = db.prepare<[string]>('DELETE FROM voucher_reservations WHERE attempt_id = ?');
+
+  return {
+    key: (apiKeyId: string, key: string, now: number) => keyGet.get(apiKeyId, key, now - IDEMPOTENCY_LIFETIME_MS),
+    beginKey: (apiKeyId: string, key: string, cartId: string, now: number) => void keyBegin.run(apiKeyId, key, cartId, now),
+    finishKey: (apiKeyId: string, key: string, state: 'completed' | 'retired', status: number, body: unknown) =>
+      void keyFinish.run(state, status, JSON.stringify(body), apiKeyId, key),
+    /** the key was not used up: the same key may be sent again as if new */
+    forgetKey: (apiKeyId: string, key: string) => void keyForget.run(apiKeyId, key),
+    purgeKeys: (now: number) => keyPurge.run(now - IDEMPOTENCY_LIFETIME_MS).changes,
+    insertAttempt: (attempt: Omit<AttemptRow, 'state' | 'orderId'> & { createdAt: number }) => void attemptInsert.run(attempt),
+    attempt: (id: string) => attemptGet.get(id),
+    pendingForCart: (cartId: string) => attemptPendingForCart.get(cartId),
+    pendingForKey: (apiKeyId: string, key: string) => attemptPendingForKey.get(apiKeyId, key),
+    /** attempts a crash or a lost answer left unsettled: payments pending, refunds not yet confirmed */
+    openAttempts: () => attemptsOpen.all(),
+    setAttempt: (id: string, state: AttemptRow['state'], orderId?: string) => void attemptSet.run(state, orderId ?? null, id),
+    attemptForOrder: (orderId: string) => attemptForOrder.get(orderId),
+    /** Counts one redemption of each code for the attempt; returns the first code already used up (the caller rolls back). */
+    reserveVouchers(attemptId: string, codes: readonly string[]): string | undefined {
+      for (const code of codes) {
+        if (reserveVoucher.run(code).changes === 0) return code;
+        insertReservation.run(attemptId, code);
+      }
+      return undefined;
+    },
+    releaseVouchers(attemptId: string): void {
+      releaseVouchers.run(attemptId);
+      dropReservations.run(attemptId);
+    },
+  };
+}
+
+export type CheckoutRepo = ReturnType<typeof createCheckoutRepo>;

@@ -1,0 +1,77 @@
+import type { Db } from './db';
+
+/** Orders, their tickets and gift cards, and the stock they sold. Runs in the caller's transaction. */
+
+export interface OrderRow {
+  id: string;
+  cartId: string;
+  status: 'confirmed' | 'cancelled';
+  createdAt: number;
+  cancelledAt: number | null;
+  currency: string;
+  total: number;
+  lines: string;
+  payment: string;
+}
+export interface TicketRow { id: string; itemId: string; code: string }
+export interface GiftCardRow { code: string; itemId: string; amount: number; currency: string; status: 'active' | 'void' }
+
+const ORDER_COLUMNS = `id, cart_id AS cartId, status, created_at AS createdAt, cancelled_at AS cancelledAt, currency, total, lines, payment`;
+
+export function createOrderRepo(db: Db) {
+  const insertOrder = db.prepare(`INSERT INTO orders (id, cart_id, status, created_at, currency, total, lines, payment, api_key_id)
+    VALUES (@id, @cartId, 'confirmed', @createdAt, @currency, @total, @lines, @payment, @apiKeyId)`);
+  const insertTicket = db.prepare('INSERT INTO tickets (id, order_id, item_id, code, position) VALUES (?, ?, ?, ?, ?)');
+  const insertGiftCard = db.prepare(`INSERT INTO gift_cards (code, order_id, item_id, amount, currency, status) VALUES (?, ?, ?, ?, ?, 'active')`);
+  // Held stock of the cart becomes sold stock, in one statement.
+  const sellHeld = db.prepare<[string]>(`
+    UPDATE inventory_items AS i SET held = i.held - x.quantity, sold = i.sold + x.quantity
+    FROM (SELECT c.occurrence_id AS occurrenceId, ci.inventory_item_id AS itemId, SUM(ci.quantity) AS quantity
+          FROM carts c JOIN cart_items ci ON ci.cart_id = c.id
+          WHERE c.id = ? AND ci.inventory_item_id IS NOT NULL GROUP BY 1, 2) AS x
+    WHERE i.occurrence_id = x.occurrenceId AND i.id = x.itemId`);
+  const unsell = db.prepare<[string]>(`
+    UPDATE inventory_items AS i SET sold = i.sold - x.quantity
+    FROM (SELECT c.occurrence_id AS occurrenceId, ci.inventory_item_id AS itemId, SUM(ci.quantity) AS quantity
+          FROM carts c JOIN cart_items ci ON ci.cart_id = c.id
+          WHERE c.id = ? AND ci.inventory_item_id IS NOT NULL GROUP BY 1, 2) AS x
+    WHERE i.occurrence_id = x.occurrenceId AND i.id = x.itemId`);
+  const markCartOrdered = db.prepare<[string, string]>("UPDATE carts SET status = 'ordered', order_id = ? WHERE id = ?");
+  const orderById = db.prepare<[string], OrderRow>(`SELECT ${ORDER_COLUMNS} FROM orders WHERE id = ?`);
+  const ticketsOf = db.prepare<[string], TicketRow & { orderId: string }>(`SELECT id, order_id AS orderId, item_id AS itemId, code FROM tickets
+    WHERE order_id IN (SELECT value FROM json_each(?)) ORDER BY order_id, position`);
+  const giftCardsOf = db.prepare<[string], GiftCardRow & { orderId: string }>(`SELECT code, order_id AS orderId, item_id AS itemId, amount, currency, status
+    FROM gift_cards WHERE order_id IN (SELECT value FROM json_each(?)) ORDER BY order_id, code`);
+  const newest = db.prepare<[number], OrderRow>(`SELECT ${ORDER_COLUMNS} FROM orders ORDER BY created_at DESC, id DESC LIMIT ?`);
+  const olderThan = db.prepare<[number, number, string, number], OrderRow>(`SELECT ${ORDER_COLUMNS} FROM orders
+    WHERE created_at < ? OR (created_at = ? AND id < ?) ORDER BY created_at DESC, id DESC LIMIT ?`);
+  const byTicketCode = db.prepare<[string], OrderRow>(`SELECT ${ORDER_COLUMNS.replace(/(^|, )(\w+)/g, '$1o.$2')} FROM orders o
+    JOIN tickets t ON t.order_id = o.id WHERE t.code = ?`);
+  const cancel = db.prepare<[number, string, string]>("UPDATE orders SET status = 'cancelled', cancelled_at = ?, payment = ? WHERE id = ?");
+  const voidGiftCards = db.prepare<[string]>("UPDATE gift_cards SET status = 'void' WHERE order_id = ?");
+
+  return {
+    insert(order: Omit<OrderRow, 'status' | 'cancelledAt'> & { apiKeyId: string }, tickets: readonly TicketRow[], giftCards: readonly Omit<GiftCardRow, 'status'>[]) {
+      insertOrder.run(order);
+      tickets.forEach((ticket, position) => insertTicket.run(ticket.id, order.id, ticket.itemId, ticket.code, position));
+      for (const card of giftCards) insertGiftCard.run(card.code, order.id, card.itemId, card.amount, card.currency);
+      sellHeld.run(order.cartId);
+      markCartOrdered.run(order.id, order.cartId);
+    },
+    get: (id: string) => orderById.get(id),
+    /** tickets of several orders in one query */
+    tickets: (orderIds: readonly string[]) => ticketsOf.all(JSON.stringify(orderIds)),
+    giftCards: (orderIds: readonly string[]) => giftCardsOf.all(JSON.stringify(orderIds)),
+    page: (limit: number, after?: { createdAt: number; id: string }) =>
+      after ? olderThan.all(after.createdAt, after.createdAt, after.id, limit) : newest.all(limit),
+    byTicketCode: (code: string) => byTicketCode.get(code),
+    /** Puts the order's seats back on sale and voids its gift cards. */
+    cancel(order: OrderRow, now: number, payment: unknown) {
+      cancel.run(now, JSON.stringify(payment), order.id);
+      unsell.run(order.cartId);
+      voidGiftCards.run(order.id);
+    },
+  };
+}
+
+export type OrderRepo = ReturnType<typeof createOrderRepo>;

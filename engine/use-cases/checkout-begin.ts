@@ -1,0 +1,101 @@
+import { EngineError } from '../domain/errors';
+import type { Money } from '../domain/money';
+import type { PaymentRequest, PlaceOrderBody } from '../http/schemas/order';
+import type { AttemptRow } from '../store/checkout-repo';
+import { immediate } from '../store/db';
+import { liveCart } from './cart-access';
+import { cartView } from './cart-view';
+import type { EngineContext } from './context';
+
+/**
+ * The first transaction of POST /orders, before any payment: the idempotency key's state, the cart, the
+ * expected total, the payment's own fields and the vouchers' remaining redemptions. Anything refused here
+ * is a 4xx that leaves the key unused. On success the payment attempt, the voucher reservations and the
+ * key (in progress) are committed together, before the provider is called.
+ */
+
+export interface CheckoutRequest {
+  readonly apiKeyId: string;
+  readonly idempotencyKey: string;
+  readonly body: PlaceOrderBody;
+}
+
+export type CheckoutStart =
+  | { readonly kind: 'replay'; readonly status: number; readonly body: unknown }
+  | { readonly kind: 'charge'; readonly attempt: AttemptRow };
+
+export function beginCheckout(ctx: EngineContext, request: CheckoutRequest, now: number): CheckoutStart {
+  const { apiKeyId, idempotencyKey, body } = request;
+  return immediate(ctx.db, (): CheckoutStart => {
+    const existing = ctx.checkout.key(apiKeyId, idempotencyKey, now);
+    if (existing) {
+      if (existing.cartId !== body.cartId) throw new EngineError('IDEMPOTENCY_KEY_REUSED', { param: 'cartId' });
+      if (existing.state === 'retired') throw new EngineError('IDEMPOTENCY_KEY_FAILED');
+      if (existing.state === 'completed') return { kind: 'replay', status: existing.status ?? 500, body: JSON.parse(existing.body ?? 'null') };
+      // In progress but running nowhere: a crash or a lost provider answer left it open. Ask again with the
+      // same reference; the provider deduplicates on it, so nothing is charged twice.
+      const open = ctx.checkout.pendingForKey(apiKeyId, idempotencyKey);
+      if (open) return { kind: 'charge', attempt: open };
+      ctx.checkout.forgetKey(apiKeyId, idempotencyKey);
+    }
+
+    const cart = liveCart(ctx, body.cartId, now);
+    const total = cartView(ctx, cart, now).total;
+    if (body.expectedTotal.amount !== total.amount || body.expectedTotal.currency !== total.currency) {
+      throw new EngineError('EXPECTED_TOTAL_MISMATCH', { param: 'expectedTotal', details: { total } });
+    }
+    const payment = checkPayment(body.payment, total);
+    const attempt = {
+      id: ctx.newId('pay'),
+      cartId: cart.id,
+      apiKeyId,
+      idempotencyKey,
+      method: body.payment.method,
+      amount: total.amount,
+      currency: total.currency,
+      request: JSON.stringify(payment),
+      createdAt: now,
+    };
+    ctx.checkout.insertAttempt(attempt);
+    reserveVouchers(ctx, attempt.id, ctx.carts.voucherCodes(cart.id), now);
+    ctx.checkout.beginKey(apiKeyId, idempotencyKey, cart.id, now);
+    return { kind: 'charge', attempt: { ...attempt, state: 'pending', orderId: null } };
+  });
+}
+
+/** The payment fields that go with each method; what is kept of them (a token, never a card number). */
+function checkPayment(payment: PaymentRequest, total: Money): StoredPayment {
+  if (payment.method === 'card') {
+    if (payment.token === undefined) throw new EngineError('MISSING_REQUIRED_FIELD', { param: 'payment.token' });
+    if (payment.tendered !== undefined) throw new EngineError('INVALID_FIELD_VALUE', { param: 'payment.tendered', details: { reason: 'cash_only' } });
+    return { token: payment.token, ...(payment.authenticationResult !== undefined && { authenticationResult: payment.authenticationResult }) };
+  }
+  if (payment.token !== undefined || payment.authenticationResult !== undefined) {
+    const param = payment.token !== undefined ? 'payment.token' : 'payment.authenticationResult';
+    throw new EngineError('INVALID_FIELD_VALUE', { param, details: { reason: 'card_only' } });
+  }
+  const tendered = payment.tendered ?? total;
+  if (tendered.currency !== total.currency) {
+    throw new EngineError('INVALID_FIELD_VALUE', { param: 'payment.tendered.currency', details: { reason: 'not_cart_currency', total } });
+  }
+  if (tendered.amount < total.amount) {
+    throw new EngineError('INVALID_FIELD_VALUE', { param: 'payment.tendered.amount', details: { reason: 'less_than_total', total } });
+  }
+  return { tendered };
+}
+
+export interface StoredPayment {
+  token?: string;
+  authenticationResult?: string;
+  tendered?: Money;
+}
+
+function reserveVouchers(ctx: EngineContext, attemptId: string, codes: readonly string[], now: number): void {
+  for (const voucher of ctx.catalog.vouchers(codes)) {
+    if (voucher.validUntil !== null && voucher.validUntil <= now) {
+      throw new EngineError('INVALID_VOUCHER', { param: 'vouchers', details: { code: voucher.code, reason: 'expired' } });
+    }
+  }
+  const usedUp = ctx.checkout.reserveVouchers(attemptId, codes);
+  if (usedUp !== undefined) throw new EngineError('INVALID_VOUCHER', { param: 'vouchers', details: { code: usedUp, reason: 'fully_redeemed' } });
+}

@@ -1,0 +1,107 @@
+import { EngineError } from '../domain/errors';
+import type { Order, PaymentView } from '../http/schemas/order';
+import type { ChargeOutcome } from '../payments/provider';
+import type { AttemptRow } from '../store/checkout-repo';
+import { immediate } from '../store/db';
+import { cartView } from './cart-view';
+import type { StoredPayment } from './checkout-begin';
+import { redeemableCode } from './codes';
+import type { EngineContext } from './context';
+import { orderView } from './order-view';
+
+/**
+ * The second transaction of POST /orders: what the provider said becomes the outcome. Approved: the cart
+ * becomes an order (held stock sold, vouchers redeemed, tickets and gift cards issued) and the key keeps
+ * the answer for replays. 402: the key is retired. 403 risk: the key keeps the answer. Provider failure:
+ * the key is forgotten, safe to retry. Errors are returned, not thrown, so that what was written commits.
+ */
+
+export type Settlement =
+  | { readonly order: Order; readonly refund?: undefined }
+  | { readonly error: EngineError; readonly refund?: string };
+
+export function settleCheckout(ctx: EngineContext, attempt: AttemptRow, outcome: ChargeOutcome, now: number): Settlement {
+  return immediate(ctx.db, (): Settlement => {
+    const current = ctx.checkout.attempt(attempt.id);
+    if (current?.state !== 'pending') return alreadySettled(ctx, attempt);
+    switch (outcome.status) {
+      case 'approved':
+        return createOrder(ctx, current, now);
+      case 'action_required':
+        return fail(ctx, current, 'retire', new EngineError('PAYMENT_AUTHENTICATION_REQUIRED', { param: 'payment', details: { action: outcome.action } }));
+      case 'declined':
+        return fail(ctx, current, 'retire', new EngineError('PAYMENT_DECLINED', { param: 'payment' }));
+      case 'risk_declined':
+        return fail(ctx, current, 'keep', new EngineError('RISK_CHECK_FAILED'));
+      case 'unavailable':
+        return fail(ctx, current, 'forget', new EngineError('PAYMENT_PROVIDER_UNAVAILABLE'));
+    }
+  });
+}
+
+function createOrder(ctx: EngineContext, attempt: AttemptRow, now: number): Settlement {
+  const cart = ctx.carts.get(attempt.cartId);
+  if (cart?.status !== 'held') {
+    // Cannot happen while the cart is locked by the pending attempt; should it anyway, the money goes back.
+    ctx.checkout.setAttempt(attempt.id, 'refunding');
+    ctx.checkout.releaseVouchers(attempt.id);
+    ctx.checkout.forgetKey(attempt.apiKeyId, attempt.idempotencyKey);
+    return { error: new EngineError('CART_EXPIRED'), refund: attempt.id };
+  }
+  const view = cartView(ctx, cart, now);
+  const orderId = ctx.newId('ord');
+  const tickets = view.items
+    .filter((item) => item.type === 'admission')
+    .flatMap((item) => Array.from({ length: item.quantity }, () => ({ id: ctx.newId('tkt'), itemId: item.id, code: redeemableCode() })));
+  const giftCards = view.items
+    .filter((item) => item.type === 'giftCard')
+    .map((item) => ({ code: redeemableCode(), itemId: item.id, amount: item.unitPrice.amount, currency: item.unitPrice.currency }));
+  const row = {
+    id: orderId,
+    cartId: cart.id,
+    createdAt: now,
+    currency: view.currency,
+    total: view.total.amount,
+    lines: JSON.stringify({ items: view.items, receiptLines: view.receiptLines }),
+    payment: JSON.stringify(paymentView(attempt)),
+    apiKeyId: attempt.apiKeyId,
+  };
+  ctx.orders.insert(row, tickets, giftCards);
+  ctx.checkout.setAttempt(attempt.id, 'captured', orderId);
+  const order = orderView({ ...row, status: 'confirmed', cancelledAt: null }, tickets, giftCards.map((card) => ({ ...card, status: 'active' })));
+  ctx.checkout.finishKey(attempt.apiKeyId, attempt.idempotencyKey, 'completed', 201, order);
+  return { order };
+}
+
+function paymentView(attempt: AttemptRow): PaymentView {
+  const request = JSON.parse(attempt.request) as StoredPayment;
+  const amount = { amount: attempt.amount, currency: attempt.currency };
+  if (attempt.method === 'card') {
+    return { method: 'card', status: 'captured', amount, reference: attempt.id, authenticated: request.authenticationResult !== undefined };
+  }
+  const tendered = request.tendered ?? amount;
+  return { method: 'cash', status: 'captured', amount, tendered, change: { amount: tendered.amount - amount.amount, currency: amount.currency } };
+}
+
+function fail(ctx: EngineContext, attempt: AttemptRow, key: 'retire' | 'keep' | 'forget', error: EngineError): Settlement {
+  ctx.checkout.setAttempt(attempt.id, 'failed');
+  ctx.checkout.releaseVouchers(attempt.id);
+  if (key === 'forget') ctx.checkout.forgetKey(attempt.apiKeyId, attempt.idempotencyKey);
+  else ctx.checkout.finishKey(attempt.apiKeyId, attempt.idempotencyKey, key === 'retire' ? 'retired' : 'completed', error.status, storedError(error));
+  return { error };
+}
+
+/** An error kept for replays: its code, param and details (the message follows the replay's language). */
+export function storedError(error: EngineError) {
+  return { error: { code: error.code, param: error.param, details: error.details } };
+}
+
+/** Another path (a replay racing a restart's settlement) settled this attempt first: answer as it did. */
+function alreadySettled(ctx: EngineContext, attempt: AttemptRow): Settlement {
+  const current = ctx.checkout.attempt(attempt.id);
+  if (current?.orderId) {
+    const order = ctx.orders.get(current.orderId);
+    if (order) return { order: orderView(order, ctx.orders.tickets([order.id]), ctx.orders.giftCards([order.id])) };
+  }
+  return { error: new EngineError('IDEMPOTENCY_KEY_FAILED') };
+}

@@ -1,0 +1,32 @@
+import { EngineError } from '../domain/errors';
+import type { Order } from '../http/schemas/order';
+import type { EngineContext } from './context';
+import { orderViews } from './order-view';
+
+/** GET /orders (contract §4): newest first, pages joined by an opaque cursor; or the order of one ticket. */
+export function listOrders(ctx: EngineContext, query: { limit?: string; cursor?: string; ticketCode?: string }): { data: Order[]; nextCursor?: string } {
+  return ctx.db.transaction(() => {
+    if (query.ticketCode !== undefined) {
+      const row = ctx.orders.byTicketCode(query.ticketCode.toUpperCase());
+      return { data: row ? orderViews(ctx, [row]) : [] };
+    }
+    const limit = query.limit === undefined ? 50 : Number(query.limit);
+    const rows = ctx.orders.page(limit + 1, query.cursor === undefined ? undefined : decodeCursor(query.cursor));
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return {
+      data: orderViews(ctx, page),
+      ...(rows.length > limit && last && { nextCursor: Buffer.from(JSON.stringify([last.createdAt, last.id])).toString('base64url') }),
+    };
+  })();
+}
+
+function decodeCursor(cursor: string): { createdAt: number; id: string } {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(parsed) && typeof parsed[0] === 'number' && typeof parsed[1] === 'string') return { createdAt: parsed[0], id: parsed[1] };
+  } catch {
+    // fall through to the error below: any undecodable cursor is the client's mistake
+  }
+  throw new EngineError('INVALID_FIELD_VALUE', { param: 'cursor', details: { reason: 'unknown_cursor' } });
+}
