@@ -17,6 +17,7 @@ export function parseServeArgs(argv: readonly string[]) {
       upstream: { type: 'string' },
       'upstream-key': { type: 'string' },
       'log-level': { type: 'string', default: 'info' },
+      'psp-answer-delay-ms': { type: 'string', default: '0' },
     },
   });
   return {
@@ -31,6 +32,7 @@ export function parseServeArgs(argv: readonly string[]) {
     upstream: values.upstream,
     upstreamKey: values['upstream-key'],
     logLevel: values['log-level'],
+    paymentAnswerDelayMs: wholeNumber('--psp-answer-delay-ms', values['psp-answer-delay-ms'], 600_000),
   };
 }
 

@@ -1,0 +1,99 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../engine/store/db';
+import { createKeyRepo } from '../../engine/store/key-repo';
+import { kill, startServe, type ServeProcess } from '../helpers/serve-process';
+
+/**
+ * A crash between the provider's approval and the order's commit: the engine process is killed with
+ * SIGKILL while the simulated provider has recorded the charge but its answer is still on the way.
+ */
+
+const running: ServeProcess[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((proc) => kill(proc, 'SIGKILL')));
+});
+
+function count(dataDir: string, sql: string): number {
+  const db = new Database(join(dataDir, 'kassa.sqlite'), { readonly: true, fileMustExist: true });
+  try {
+    const row = db.prepare<[], { n: number }>(sql).get();
+    return row?.n ?? 0;
+  } finally {
+    db.close();
+  }
+}
+
+async function waitFor(check: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await sleep(50);
+  }
+}
+
+describe('SIGKILL between the provider approval and the order commit', () => {
+  it('ends with exactly one order and one charge after a restart, and the retry replays it', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'kassa-crash-'));
+    try {
+      const keyDb = openDatabase(dataDir);
+      const key = createKeyRepo(keyDb).create('till', ['admin']).key;
+      keyDb.close();
+      const headers = { 'x-svc-api-key': key, 'content-type': 'application/json' };
+
+      const first = await startServe(['--data', dataDir, '--rate-limit', '0', '--psp-answer-delay-ms', '60000']);
+      running.push(first);
+      const created = await fetch(`${first.url}/api/v3/carts`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ items: [{ occurrenceId: 'tempest-2027-04-02', inventoryItemId: 'C7', priceOptionId: 'stalls-full', quantity: 1 }] }),
+      });
+      expect(created.status).toBe(201);
+      const cart = ((await created.json()) as { data: { id: string; total: { amount: number; currency: string } } }).data;
+
+      const idempotencyKey = crypto.randomUUID();
+      const checkout = JSON.stringify({ cartId: cart.id, expectedTotal: cart.total, payment: { method: 'card', token: 'tok_visa' } });
+      const lost = fetch(`${first.url}/api/v3/orders`, { method: 'POST', headers: { ...headers, 'idempotency-key': idempotencyKey }, body: checkout })
+        .then((response) => response.status)
+        .catch(() => 'connection lost');
+
+      await waitFor(() => count(dataDir, 'SELECT COUNT(*) AS n FROM psp_charges') === 1, 15_000);
+      await kill(first, 'SIGKILL');
+      expect(await lost).toBe('connection lost');
+      expect(count(dataDir, 'SELECT COUNT(*) AS n FROM orders')).toBe(0);
+      expect(count(dataDir, "SELECT COUNT(*) AS n FROM payment_attempts WHERE state = 'pending'")).toBe(1);
+
+      const second = await startServe(['--data', dataDir, '--rate-limit', '0']);
+      running.push(second);
+      expect(count(dataDir, 'SELECT COUNT(*) AS n FROM orders')).toBe(1);
+      expect(count(dataDir, 'SELECT COUNT(*) AS n FROM psp_charges')).toBe(1);
+
+      const retry = await fetch(`${second.url}/api/v3/orders`, { method: 'POST', headers: { ...headers, 'idempotency-key': idempotencyKey }, body: checkout });
+      expect(retry.status).toBe(201);
+      expect(retry.headers.get('idempotent-replayed')).toBe('true');
+      const order = ((await retry.json()) as { data: { id: string; cartId: string; tickets: unknown[] } }).data;
+      expect(order.cartId).toBe(cart.id);
+      expect(order.tickets).toHaveLength(1);
+
+      const again = await fetch(`${second.url}/api/v3/orders`, {
+        method: 'POST',
+        headers: { ...headers, 'idempotency-key': crypto.randomUUID() },
+        body: checkout,
+      });
+      expect(again.status).toBe(409);
+      expect(((await again.json()) as { error: { code: string; details: { orderId: string } } }).error).toMatchObject({
+        code: 'CART_ALREADY_ORDERED',
+        details: { orderId: order.id },
+      });
+      expect(count(dataDir, 'SELECT COUNT(*) AS n FROM orders')).toBe(1);
+      expect(count(dataDir, 'SELECT COUNT(*) AS n FROM psp_charges')).toBe(1);
+      expect(count(dataDir, "SELECT sold AS n FROM inventory_items WHERE occurrence_id = 'tempest-2027-04-02' AND id = 'C7'")).toBe(1);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

@@ -1,0 +1,44 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+
+/** `serve` as a real child process (node + tsx), for tests that must kill it. */
+
+export interface ServeProcess {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+}
+
+export async function startServe(args: readonly string[], timeoutMs = 20_000): Promise<ServeProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'engine/cli/serve.ts', '--port', '0', ...args], {
+    cwd: new URL('../../', import.meta.url),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${stdout}${stderr}`)), timeoutMs);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(stdout);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited with ${code}: ${stdout}${stderr}`));
+    });
+  });
+  return { child, url, output: () => stdout + stderr };
+}
+
+export async function kill(proc: ServeProcess, signal: NodeJS.Signals): Promise<number | null> {
+  if (proc.child.exitCode !== null || proc.child.signalCode !== null) return proc.child.exitCode;
+  const exited = once(proc.child, 'exit');
+  proc.child.kill(signal);
+  const [code] = (await exited) as [number | null];
+  return code;
+}
