@@ -1,8 +1,8 @@
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 /** Command-line options of `serve` (contract §1). */
 export function parseServeArgs(argv: readonly string[]) {
-  const { values } = parseArgs({
+  const { values } = strictParse({
     args: [...argv],
     strict: true,
     options: {
@@ -43,3 +43,13 @@ function wholeNumber(flag: string, text: string, max: number, min = 0): number {
 }
 
 export class UsageError extends Error {}
+
+/** node:util parseArgs, with its errors (unknown option, missing value) turned into one-line usage errors. */
+export function strictParse<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config);
+  } catch (error) {
+    if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) throw new UsageError(error.message);
+    throw error;
+  }
+}

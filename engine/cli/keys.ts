@@ -1,7 +1,7 @@
-import { parseArgs } from 'node:util';
 import { isScope, SCOPES, type Scope } from '../domain/scopes';
 import { openDatabase } from '../store/db';
 import { createKeyRepo } from '../store/key-repo';
+import { strictParse, UsageError } from './args';
 
 /**
  * `npm run keys -- create --data DIR --name NAME --scopes a,b` prints the new key alone on the last line
@@ -12,7 +12,7 @@ const USAGE = `usage: npm run keys -- create --name NAME --scopes ${SCOPES.join(
        npm run keys -- revoke ID [--data DIR]`;
 
 function main(): number {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = strictParse({
     args: process.argv.slice(2),
     allowPositionals: true,
     options: { data: { type: 'string', default: './data' }, name: { type: 'string' }, scopes: { type: 'string' } },
@@ -54,4 +54,10 @@ function main(): number {
   }
 }
 
-process.exitCode = main();
+try {
+  process.exitCode = main();
+} catch (error) {
+  if (!(error instanceof UsageError)) throw error;
+  console.error(`error: ${error.message}\n${USAGE}`);
+  process.exitCode = 2;
+}

@@ -5,7 +5,7 @@ import { EngineError } from '../domain/errors';
 import type { KeyRepo } from '../store/key-repo';
 import type { EngineContext } from '../use-cases/context';
 import { installAuth } from './auth';
-import { installErrorHandling } from './error-handler';
+import { installErrorHandling, sendError } from './error-handler';
 import { installGuard } from './guard';
 import { openApiOptions, swagger } from './openapi';
 import { cartItemRoutes } from './routes/cart-items';
@@ -32,11 +32,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: options.logger,
     bodyLimit: 256 * 1024,
+    // Ids are validated by the route schemas (up to 128 characters), not cut off earlier by the router.
+    routerOptions: { maxParamLength: 1024 },
+    // Errors the router raises before any route runs (bad URL encoding, over-long parameters) use the envelope too.
+    frameworkErrors: (error, _request, reply) => {
+      const known = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? new EngineError('RESOURCE_NOT_FOUND') : new EngineError('MALFORMED_REQUEST', { details: { reason: error.code } });
+      void sendError(reply, known);
+    },
     // Bodies are validated as sent: no coercion of "1" to 1, no silent removal of unknown fields.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installErrorHandling(app);
+  // Bodies are JSON only: text/plain answers 415 like any other type instead of reaching validation as a string.
+  app.removeContentTypeParser('text/plain');
   installGuard(app, { allowedHosts: options.allowedHosts });
   installAuth(app, options.keys);
   if (options.rateLimit > 0) {

@@ -15,10 +15,13 @@ export function pickLanguage(acceptLanguage: string | undefined): Language {
   return LANGUAGES.find((language) => language === best) ?? 'en';
 }
 
-/** The message for `code`, with `{name}` placeholders filled from `values` (left out when missing). */
+/** What a placeholder says when the error names no field: the request body as a whole. */
+const WHOLE_BODY: Record<Language, string> = { en: 'the request body', de: 'Anfrageinhalt', fr: 'corps de la requête' };
+
+/** The message for `code`, with `{name}` placeholders filled from `values`. */
 export function messageFor(code: ErrorCode, language: Language, values: Readonly<Record<string, unknown>>): string {
   return catalogues[language][code].replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = values[name];
-    return typeof value === 'string' || typeof value === 'number' ? String(value) : '…';
+    return typeof value === 'string' || typeof value === 'number' ? String(value) : WHOLE_BODY[language];
   });
 }

@@ -42,9 +42,10 @@ export function createOrderRepo(db: Db) {
     WHERE order_id IN (SELECT value FROM json_each(?)) ORDER BY order_id, position`);
   const giftCardsOf = db.prepare<[string], GiftCardRow & { orderId: string }>(`SELECT code, order_id AS orderId, item_id AS itemId, amount, currency, status
     FROM gift_cards WHERE order_id IN (SELECT value FROM json_each(?)) ORDER BY order_id, code`);
-  const newest = db.prepare<[number], OrderRow>(`SELECT ${ORDER_COLUMNS} FROM orders ORDER BY created_at DESC, id DESC LIMIT ?`);
-  const olderThan = db.prepare<[number, number, string, number], OrderRow>(`SELECT ${ORDER_COLUMNS} FROM orders
-    WHERE created_at < ? OR (created_at = ? AND id < ?) ORDER BY created_at DESC, id DESC LIMIT ?`);
+  // Newest first by insertion order (the rowid), which also orders orders placed in the same millisecond.
+  const newest = db.prepare<[number], OrderRow & { seq: number }>(`SELECT ${ORDER_COLUMNS}, rowid AS seq FROM orders ORDER BY rowid DESC LIMIT ?`);
+  const olderThan = db.prepare<[number, number], OrderRow & { seq: number }>(`SELECT ${ORDER_COLUMNS}, rowid AS seq FROM orders
+    WHERE rowid < ? ORDER BY rowid DESC LIMIT ?`);
   const byTicketCode = db.prepare<[string], OrderRow>(`SELECT ${ORDER_COLUMNS.replace(/(^|, )(\w+)/g, '$1o.$2')} FROM orders o
     JOIN tickets t ON t.order_id = o.id WHERE t.code = ?`);
   const cancel = db.prepare<[number, string, string]>("UPDATE orders SET status = 'cancelled', cancelled_at = ?, payment = ? WHERE id = ?");
@@ -62,8 +63,8 @@ export function createOrderRepo(db: Db) {
     /** tickets of several orders in one query */
     tickets: (orderIds: readonly string[]) => ticketsOf.all(JSON.stringify(orderIds)),
     giftCards: (orderIds: readonly string[]) => giftCardsOf.all(JSON.stringify(orderIds)),
-    page: (limit: number, after?: { createdAt: number; id: string }) =>
-      after ? olderThan.all(after.createdAt, after.createdAt, after.id, limit) : newest.all(limit),
+    /** a page of orders, newest first, after the order with sequence number `afterSeq` */
+    page: (limit: number, afterSeq?: number) => (afterSeq === undefined ? newest.all(limit) : olderThan.all(afterSeq, limit)),
     byTicketCode: (code: string) => byTicketCode.get(code),
     /** Puts the order's seats back on sale and voids its gift cards. */
     cancel(order: OrderRow, now: number, payment: unknown) {

@@ -16,15 +16,15 @@ export function listOrders(ctx: EngineContext, query: { limit?: string; cursor?:
     const last = page.at(-1);
     return {
       data: orderViews(ctx, page),
-      ...(rows.length > limit && last && { nextCursor: Buffer.from(JSON.stringify([last.createdAt, last.id])).toString('base64url') }),
+      ...(rows.length > limit && last && { nextCursor: Buffer.from(JSON.stringify([last.seq])).toString('base64url') }),
     };
   })();
 }
 
-function decodeCursor(cursor: string): { createdAt: number; id: string } {
+function decodeCursor(cursor: string): number {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(parsed) && typeof parsed[0] === 'number' && typeof parsed[1] === 'string') return { createdAt: parsed[0], id: parsed[1] };
+    if (Array.isArray(parsed) && Number.isSafeInteger(parsed[0])) return Number(parsed[0]);
   } catch {
     // fall through to the error below: any undecodable cursor is the client's mistake
   }

@@ -1,0 +1,450 @@
+import Database from 'better-sqlite3';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * The command line of contract §1 as real processes: `keys create|list|revoke` and `serve` with its options,
+ * readiness lines, a key made by the CLI used against the running server, clean shutdown on SIGTERM and
+ * SIGINT with the database intact, and clear failures for bad options and bad catalog files.
+ *
+ * `keys` runs as `npx tsx engine/cli/keys.ts`. `serve` runs as the tsx binary npx resolves to
+ * (node_modules/.bin/tsx): `npm exec` does not pass SIGTERM on to its child, it exits 143 itself and leaves the
+ * server running, so a signal sent to npx would test npm rather than the engine. Each server is started in its
+ * own process group, which afterEach kills if a test left it running.
+ */
+
+const ROOT = resolve(import.meta.dirname, '..');
+const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
+const SLOW = 60_000;
+
+interface Finished {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+const running = new Set<ChildProcess>();
+const tempDirs: string[] = [];
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'kassa-cli-'));
+  tempDirs.push(dir);
+  return dir;
+}
+
+function collect(child: ChildProcess) {
+  const out = { stdout: '', stderr: '' };
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out.stdout += chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (out.stderr += chunk));
+  const exited = new Promise<Finished>((done) => {
+    child.on('close', (code, signal) => {
+      running.delete(child);
+      done({ code, signal, ...out });
+    });
+  });
+  return { out, exited };
+}
+
+/** `npx tsx <script> <args>` to completion */
+function npxTsx(script: string, args: string[]): Promise<Finished> {
+  const child = spawn('npx', ['tsx', script, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  running.add(child);
+  return collect(child).exited;
+}
+
+const keys = (...args: string[]) => npxTsx('engine/cli/keys.ts', args);
+
+interface Server {
+  child: ChildProcess;
+  url: string;
+  port: number;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<Finished>;
+}
+
+/** starts `serve` and resolves once it printed both readiness lines; rejects with its output if it exits first */
+async function serve(args: string[]): Promise<Server> {
+  const child = spawn(TSX, ['engine/cli/serve.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  running.add(child);
+  const { out, exited } = collect(child);
+  const ready = /^listening on (http:\/\/127\.0\.0\.1:(\d+))$/m;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const match = ready.exec(out.stdout);
+    if (match && /^ui: /m.test(out.stdout)) {
+      return { child, url: match[1] ?? '', port: Number(match[2]), stdout: () => out.stdout, stderr: () => out.stderr, exited };
+    }
+    const early = await Promise.race([exited, new Promise<undefined>((done) => setTimeout(() => done(undefined), 50))]);
+    if (early) throw new Error(`serve exited (${early.code}) before it was ready:\n${early.stdout}\n${early.stderr}`);
+    if (Date.now() > deadline) throw new Error(`serve not ready in 30 s:\n${out.stdout}\n${out.stderr}`);
+  }
+}
+
+/** true while any process of the group `pid` leads is alive */
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // the group is already gone
+  }
+}
+
+async function api<T = unknown>(server: Server, method: string, path: string, key: string | undefined, body?: unknown): Promise<{ status: number; body: T }> {
+  const headers: Record<string, string> = {};
+  if (key !== undefined) headers['x-svc-api-key'] = key;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${server.url}/api/v3${path}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+const lastLine = (text: string) => text.trimEnd().split('\n').at(-1) ?? '';
+const ITEM = { occurrenceId: 'brass-2027-03-12', inventoryItemId: 'standing', priceOptionId: 'standing-adult', quantity: 2 };
+const STACK_FRAME = /^\s+at .+[:(]/m;
+
+function portRefuses(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.on('connect', () => {
+      socket.destroy();
+      done(false);
+    });
+    socket.on('error', () => done(true));
+  });
+}
+
+function openData(dir: string): Database.Database {
+  return new Database(join(dir, 'kassa.sqlite'), { readonly: true, fileMustExist: true });
+}
+
+afterEach(async () => {
+  const left = [...running];
+  for (const child of left) killGroup(child);
+  await Promise.all(left.map((child) => new Promise((done) => (child.exitCode !== null || child.signalCode !== null ? done(undefined) : child.once('close', done)))));
+});
+
+afterAll(() => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('keys command', () => {
+  let data: string;
+  let key = '';
+  let keyId = '';
+  beforeAll(() => {
+    data = tempDir();
+  });
+
+  it('create prints the new key alone on the last line of stdout', { timeout: SLOW }, async () => {
+    const result = await keys('create', '--data', data, '--name', 'kiosk-1', '--scopes', 'carts:write');
+    expect(result.code, result.stderr).toBe(0);
+    key = lastLine(result.stdout);
+    expect(key).toMatch(/^\S{32,}$/);
+    expect(result.stdout.endsWith(`${key}\n`)).toBe(true);
+    // shown once: nowhere else in the output
+    expect(result.stdout.split(key).length - 1).toBe(1);
+    expect(result.stderr).not.toContain(key);
+  });
+
+  it('a second create prints a different key', { timeout: SLOW }, async () => {
+    const result = await keys('create', '--data', data, '--name', 'kiosk-2', '--scopes', 'catalog:read,carts:write');
+    expect(result.code, result.stderr).toBe(0);
+    const second = lastLine(result.stdout);
+    expect(second).toMatch(/^\S{32,}$/);
+    expect(second).not.toBe(key);
+  });
+
+  it('list shows the keys with name and scopes, never the key itself', { timeout: SLOW }, async () => {
+    const result = await keys('list', '--data', data);
+    expect(result.code, result.stderr).toBe(0);
+    const line = result.stdout.split('\n').find((candidate) => candidate.includes('kiosk-1'));
+    expect(line).toBeDefined();
+    expect(line).toContain('carts:write');
+    expect(line).not.toMatch(/revoked/);
+    expect(result.stdout).toContain('kiosk-2');
+    expect(result.stdout).not.toContain(key);
+    expect(result.stdout).not.toContain(key.replace(/^[a-z]+_/, ''));
+    keyId = line?.trim().split(/\s+/)[0] ?? '';
+    expect(keyId).toMatch(/\S/);
+  });
+
+  it.each([
+    ['an unknown scope', ['--name', 'x', '--scopes', 'carts:write,bogus'], 'bogus'],
+    ['only an unknown scope', ['--name', 'x', '--scopes', 'superuser'], 'superuser'],
+    ['no scopes', ['--name', 'x'], 'scopes'],
+    ['no name', ['--scopes', 'carts:write'], 'name'],
+  ])('create with %s exits non-zero, prints no key and stores none', { timeout: SLOW }, async (_label, args, mentioned) => {
+    const result = await keys('create', '--data', data, ...args);
+    expect(result.code).not.toBe(0);
+    expect(result.code).not.toBeNull();
+    expect(result.stderr).toContain(mentioned);
+    expect(result.stdout).toBe('');
+    const list = await keys('list', '--data', data);
+    expect(list.stdout.split('\n').filter((line) => line.trim() !== '')).toHaveLength(2);
+  });
+
+  it('revoke of an unknown id exits non-zero', { timeout: SLOW }, async () => {
+    const result = await keys('revoke', 'key_doesnotexist', '--data', data);
+    expect(result.code).not.toBe(0);
+    expect(result.code).not.toBeNull();
+    expect(result.stderr).toContain('key_doesnotexist');
+  });
+
+  it('revoke ID marks the key revoked in list', { timeout: SLOW }, async () => {
+    const result = await keys('revoke', keyId, '--data', data);
+    expect(result.code, result.stderr).toBe(0);
+    const list = await keys('list', '--data', data);
+    const line = list.stdout.split('\n').find((candidate) => candidate.includes('kiosk-1'));
+    expect(line).toMatch(/revoked/);
+    expect(list.stdout.split('\n').find((candidate) => candidate.includes('kiosk-2'))).not.toMatch(/revoked/);
+  });
+});
+
+describe('serve command', () => {
+  let data: string;
+  let cartsKey = '';
+  let cartsKeyId = '';
+  let readKey = '';
+  let cartId = '';
+
+  beforeAll(async () => {
+    data = tempDir();
+    const carts = await keys('create', '--data', data, '--name', 'till', '--scopes', 'carts:write');
+    const read = await keys('create', '--data', data, '--name', 'reader', '--scopes', 'catalog:read');
+    expect([carts.code, read.code]).toEqual([0, 0]);
+    cartsKey = lastLine(carts.stdout);
+    readKey = lastLine(read.stdout);
+    const list = await keys('list', '--data', data);
+    cartsKeyId = list.stdout.split('\n').find((line) => line.includes('till'))?.trim().split(/\s+/)[0] ?? '';
+  }, SLOW);
+
+  it('prints the listening line and a ui line, serves the CLI-made keys, and stops on SIGTERM with exit 0', { timeout: SLOW }, async () => {
+    const server = await serve(['--data', data, '--port', '0']);
+    expect(server.stdout()).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/m);
+    expect(server.stdout()).toMatch(/^ui: \S.*$/m);
+    expect(server.port).toBeGreaterThan(0);
+
+    expect(await api(server, 'GET', '/health', undefined)).toEqual({ status: 200, body: { status: 'ok' } });
+    const locations = await api<{ data: { id: string; availableCurrencies: string[] }[] }>(server, 'GET', '/locations', readKey);
+    expect(locations.status).toBe(200);
+    expect(locations.body.data.map((location) => location.id)).toEqual(['stadthalle']);
+
+    const created = await api<{ data: { id: string } }>(server, 'POST', '/carts', cartsKey, { items: [ITEM] });
+    expect(created.status).toBe(201);
+    cartId = created.body.data.id;
+    // the carts:write key is authenticated but lacks catalog:read
+    const denied = await api<{ error: { code: string; details: unknown } }>(server, 'GET', '/locations', cartsKey);
+    expect([denied.status, denied.body.error.code, denied.body.error.details]).toEqual([403, 'INSUFFICIENT_PERMISSIONS', { requiredScope: 'catalog:read' }]);
+    expect((await api(server, 'GET', '/locations', 'kassa_not-a-key')).status).toBe(401);
+
+    // revoking with the CLI while the server runs takes effect at once
+    const revoked = await keys('revoke', cartsKeyId, '--data', data);
+    expect(revoked.code, revoked.stderr).toBe(0);
+    const after = await api<{ error: { type: string; code: string } }>(server, 'GET', `/carts/${cartId}`, cartsKey);
+    expect([after.status, after.body.error.type, after.body.error.code]).toEqual([401, 'AUTHENTICATION_ERROR', 'INVALID_API_KEY']);
+
+    const pid = server.child.pid ?? 0;
+    const sent = Date.now();
+    server.child.kill('SIGTERM');
+    const finished = await server.exited;
+    expect({ code: finished.code, signal: finished.signal }).toEqual({ code: 0, signal: null });
+    expect(Date.now() - sent).toBeLessThan(5000);
+    expect(finished.stderr).not.toMatch(STACK_FRAME);
+    await new Promise((done) => setTimeout(done, 200));
+    expect(groupAlive(pid)).toBe(false); // the engine process itself is gone too, not just tsx
+    expect(await portRefuses(server.port)).toBe(true);
+
+    const db = openData(data);
+    try {
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+      expect(db.prepare('SELECT id FROM carts WHERE id = ?').get(cartId)).toEqual({ id: cartId });
+      expect(db.prepare("SELECT count(*) AS n FROM api_keys WHERE name IN ('till', 'reader')").get()).toEqual({ n: 2 });
+    } finally {
+      db.close();
+    }
+  });
+
+  it('restarts on the same data (keeping its carts and keys) and stops on SIGINT with exit 0', { timeout: SLOW }, async () => {
+    const server = await serve(['--data', data, '--port', '0']);
+    const locations = await api<{ data: unknown[] }>(server, 'GET', '/locations', readKey);
+    expect(locations.status).toBe(200);
+    expect(locations.body.data).toHaveLength(1);
+    // the revoked key stays revoked across the restart
+    expect((await api(server, 'GET', `/carts/${cartId}`, cartsKey)).status).toBe(401);
+
+    const pid = server.child.pid ?? 0;
+    const sent = Date.now();
+    server.child.kill('SIGINT');
+    const finished = await server.exited;
+    expect({ code: finished.code, signal: finished.signal }).toEqual({ code: 0, signal: null });
+    expect(Date.now() - sent).toBeLessThan(5000);
+    await new Promise((done) => setTimeout(done, 200));
+    expect(groupAlive(pid)).toBe(false);
+
+    const db = openData(data);
+    try {
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+      expect(db.prepare('SELECT count(*) AS n FROM carts').get()).toEqual({ n: 1 });
+      expect(db.prepare('SELECT count(*) AS n FROM locations').get()).toEqual({ n: 1 });
+    } finally {
+      db.close();
+    }
+  });
+
+  it('--hold-seconds 2 gives carts that expire about 2 s after creation', { timeout: SLOW }, async () => {
+    const dir = tempDir();
+    const created = await keys('create', '--data', dir, '--name', 'till', '--scopes', 'carts:write');
+    expect(created.code, created.stderr).toBe(0);
+    const key = lastLine(created.stdout);
+    const server = await serve(['--data', dir, '--port', '0', '--hold-seconds', '2']);
+
+    const before = Date.now();
+    const cart = await api<{ data: { id: string; expiresAt: string } }>(server, 'POST', '/carts', key, { items: [ITEM] });
+    const after = Date.now();
+    expect(cart.status).toBe(201);
+    const expiresAt = Date.parse(cart.body.data.expiresAt);
+    expect(expiresAt).toBeGreaterThanOrEqual(before + 2000 - 1000);
+    expect(expiresAt).toBeLessThanOrEqual(after + 2000 + 1000);
+
+    await new Promise((done) => setTimeout(done, Math.max(0, expiresAt - Date.now()) + 300));
+    const gone = await api<{ error: { code: string } }>(server, 'GET', `/carts/${cart.body.data.id}`, key);
+    expect([gone.status, gone.body.error.code]).toEqual([410, 'CART_EXPIRED']);
+
+    server.child.kill('SIGTERM');
+    expect((await server.exited).code).toBe(0);
+  });
+
+  it('--catalog FILE imports that catalog instead of the demo', { timeout: SLOW }, async () => {
+    const dir = tempDir();
+    const file = join(dir, 'catalog.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        locations: [{ id: 'hall', name: 'Hall', currencies: ['GBP'] }],
+        events: [
+          {
+            id: 'quiz',
+            name: 'Quiz night',
+            locationId: 'hall',
+            kind: 'ticket',
+            occurrences: [
+              {
+                id: 'quiz-1',
+                startsAt: '2027-05-01T19:00:00Z',
+                onSale: true,
+                areas: [{ id: 'room', name: 'Room', seating: 'general', priceOptions: [{ id: 'std', name: 'Standard', price: { amount: 500, currency: 'GBP' } }], inventoryItems: [{ id: 'room', capacity: 30 }] }],
+              },
+            ],
+          },
+        ],
+      }),
+    );
+    const created = await keys('create', '--data', join(dir, 'data'), '--name', 'reader', '--scopes', 'catalog:read');
+    const key = lastLine(created.stdout);
+    const server = await serve(['--data', join(dir, 'data'), '--port', '0', '--catalog', file]);
+    const events = await api<{ data: { id: string }[] }>(server, 'GET', '/events', key);
+    expect(events.status).toBe(200);
+    expect(events.body.data.map((event) => event.id)).toEqual(['quiz']);
+    server.child.kill('SIGTERM');
+    expect((await server.exited).code).toBe(0);
+  });
+
+  it('--no-demo leaves a new database empty', { timeout: SLOW }, async () => {
+    const dir = tempDir();
+    const created = await keys('create', '--data', dir, '--name', 'reader', '--scopes', 'catalog:read');
+    const key = lastLine(created.stdout);
+    const server = await serve(['--data', dir, '--port', '0', '--no-demo']);
+    expect(await api(server, 'GET', '/locations', key)).toEqual({ status: 200, body: { data: [] } });
+    server.child.kill('SIGTERM');
+    expect((await server.exited).code).toBe(0);
+  });
+});
+
+describe('serve refuses bad options and bad catalogs', () => {
+  /** runs serve expecting it to fail before listening */
+  async function failing(args: string[]): Promise<Finished> {
+    const child = spawn(TSX, ['engine/cli/serve.ts', '--port', '0', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    running.add(child);
+    const timer = setTimeout(() => killGroup(child), 30_000);
+    const finished = await collect(child).exited;
+    clearTimeout(timer);
+    expect(finished.stdout).not.toMatch(/listening on/);
+    expect(finished.code).not.toBe(0);
+    expect(finished.code).not.toBeNull();
+    return finished;
+  }
+
+  it.each([
+    [['--port', 'abc'], ['--port', 'abc']],
+    [['--port', '70000'], ['--port', '70000']],
+    [['--port', '1.5'], ['--port', '1.5']],
+    [['--hold-seconds', 'abc'], ['--hold-seconds', 'abc']],
+    [['--hold-seconds', '0'], ['--hold-seconds']],
+    [['--rate-limit', '-'], ['--rate-limit']],
+  ])('%j exits non-zero with a one-line message naming the option and value', { timeout: SLOW }, async (args, mentioned) => {
+    const result = await failing(['--data', tempDir(), ...args]);
+    for (const text of mentioned) expect(result.stderr).toContain(text);
+    expect(result.stderr).not.toMatch(STACK_FRAME);
+  });
+
+  it.each([[['--bogus']], [['--port']]])('%j (unknown option / missing value) exits non-zero with a clear message, no stack trace', { timeout: SLOW }, async (args) => {
+    const result = await failing(['--data', tempDir(), ...args]);
+    expect(result.stderr).toContain(args[0]);
+    expect(result.stderr).not.toMatch(STACK_FRAME);
+  });
+
+  it('a catalog that breaks the schema: exits non-zero naming the file and the field', { timeout: SLOW }, async () => {
+    const dir = tempDir();
+    const file = join(dir, 'bad.json');
+    writeFileSync(file, JSON.stringify({ locations: [{ id: 'hall', name: 'Hall', currencies: ['EUR'] }], events: [{ id: 'e1', name: 'E', locationId: 'hall', occurrences: [] }] }));
+    const result = await failing(['--data', join(dir, 'data'), '--catalog', file]);
+    expect(result.stderr).toContain(file);
+    expect(result.stderr).toMatch(/events\/0|events\[0\]/);
+    expect(result.stderr).toContain('kind');
+    expect(result.stderr).not.toMatch(STACK_FRAME);
+  });
+
+  it('a catalog that is not JSON: exits non-zero naming the file', { timeout: SLOW }, async () => {
+    const dir = tempDir();
+    const file = join(dir, 'broken.json');
+    writeFileSync(file, '{"locations": [');
+    const result = await failing(['--data', join(dir, 'data'), '--catalog', file]);
+    expect(result.stderr).toContain(file);
+    expect(result.stderr).toMatch(/JSON/);
+    expect(result.stderr).not.toMatch(STACK_FRAME);
+  });
+
+  it('a catalog file that does not exist: exits non-zero naming it', { timeout: SLOW }, async () => {
+    const dir = tempDir();
+    const file = join(dir, 'missing.json');
+    const result = await failing(['--data', join(dir, 'data'), '--catalog', file]);
+    expect(result.stderr).toContain(file);
+    expect(result.stderr).not.toMatch(STACK_FRAME);
+  });
+
+  it('a catalog whose event names an unknown location: exits non-zero naming the field and the problem', { timeout: SLOW }, async () => {
+    const dir = tempDir();
+    const file = join(dir, 'dangling.json');
+    writeFileSync(file, JSON.stringify({ locations: [], events: [{ id: 'e1', name: 'E', locationId: 'nowhere', kind: 'ticket', occurrences: [] }] }));
+    const result = await failing(['--data', join(dir, 'data'), '--catalog', file]);
+    expect(result.stderr).toContain('events[0].locationId');
+    expect(result.stderr).toMatch(/unknown_location|INVALID_FIELD_VALUE/);
+    expect(result.stderr).not.toMatch(STACK_FRAME);
+  });
+});
