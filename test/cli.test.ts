@@ -11,14 +11,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
  * readiness lines, a key made by the CLI used against the running server, clean shutdown on SIGTERM and
  * SIGINT with the database intact, and clear failures for bad options and bad catalog files.
  *
- * `keys` runs as `npx tsx engine/cli/keys.ts`. `serve` runs as the tsx binary npx resolves to
- * (node_modules/.bin/tsx): `npm exec` does not pass SIGTERM on to its child, it exits 143 itself and leaves the
- * server running, so a signal sent to npx would test npm rather than the engine. Each server is started in its
+ * `keys` runs as `npx tsx engine/cli/keys.ts`. `serve` runs exactly as a user starts it, `npm run serve -- …`:
+ * the script execs node, so npm hands SIGTERM and SIGINT straight to the engine. Each server is started in its
  * own process group, which afterEach kills if a test left it running.
  */
 
 const ROOT = resolve(import.meta.dirname, '..');
-const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
 const SLOW = 60_000;
 
 interface Finished {
@@ -70,7 +68,7 @@ interface Server {
 
 /** starts `serve` and resolves once it printed both readiness lines; rejects with its output if it exits first */
 async function serve(args: string[]): Promise<Server> {
-  const child = spawn(TSX, ['engine/cli/serve.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn('npm', ['run', '-s', 'serve', '--', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   running.add(child);
   const { out, exited } = collect(child);
   const ready = /^listening on (http:\/\/127\.0\.0\.1:(\d+))$/m;
@@ -94,6 +92,15 @@ function groupAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** Waits up to 3 s for every process of the group to exit (tsx's esbuild helper follows the engine out). */
+async function groupGone(pid: number): Promise<boolean> {
+  for (let waited = 0; waited < 3000; waited += 50) {
+    if (!groupAlive(pid)) return true;
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  return !groupAlive(pid);
 }
 
 function killGroup(child: ChildProcess): void {
@@ -266,8 +273,7 @@ describe('serve command', () => {
     expect({ code: finished.code, signal: finished.signal }).toEqual({ code: 0, signal: null });
     expect(Date.now() - sent).toBeLessThan(5000);
     expect(finished.stderr).not.toMatch(STACK_FRAME);
-    await new Promise((done) => setTimeout(done, 200));
-    expect(groupAlive(pid)).toBe(false); // the engine process itself is gone too, not just tsx
+    expect(await groupGone(pid)).toBe(true); // the engine process itself is gone too, not just npm
     expect(await portRefuses(server.port)).toBe(true);
 
     const db = openData(data);
@@ -294,8 +300,7 @@ describe('serve command', () => {
     const finished = await server.exited;
     expect({ code: finished.code, signal: finished.signal }).toEqual({ code: 0, signal: null });
     expect(Date.now() - sent).toBeLessThan(5000);
-    await new Promise((done) => setTimeout(done, 200));
-    expect(groupAlive(pid)).toBe(false);
+    expect(await groupGone(pid)).toBe(true);
 
     const db = openData(data);
     try {
@@ -379,7 +384,7 @@ describe('serve command', () => {
 describe('serve refuses bad options and bad catalogs', () => {
   /** runs serve expecting it to fail before listening */
   async function failing(args: string[]): Promise<Finished> {
-    const child = spawn(TSX, ['engine/cli/serve.ts', '--port', '0', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn('npm', ['run', '-s', 'serve', '--', '--port', '0', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     running.add(child);
     const timer = setTimeout(() => killGroup(child), 30_000);
     const finished = await collect(child).exited;
