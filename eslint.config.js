@@ -1,11 +1,12 @@
 // @ts-check
 import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 const nodeBuiltins = { group: ['node:*'], message: 'engine/domain is pure: no Node built-ins.' };
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'out/', 'release/', 'data/', 'bench/results/'] },
+  { ignores: ['node_modules/', 'dist/', 'out/', 'release/', 'data/', 'bench/results/', 'test-results/'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {
@@ -36,6 +37,19 @@ export default tseslint.config(
         patterns: [
           nodeBuiltins,
           { group: ['**/store/**', '**/http/**', 'electron', 'react'], message: 'engine/domain depends on nothing outside itself.' },
+        ],
+      }],
+    },
+  },
+  {
+    files: ['renderer/**'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['node:*', 'electron', 'better-sqlite3', 'fastify'], message: 'The renderer is a web page: no Node, Electron or server code.' },
+          { regex: '(^|/)engine/(?!http/schemas/)', message: 'From the engine the renderer imports only its shared schemas.' },
         ],
       }],
     },

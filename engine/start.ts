@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import Value from 'typebox/value';
@@ -7,7 +9,7 @@ import { buildApp } from './http/app';
 import { API_KEY_HEADER } from './http/auth';
 import { CatalogDocument } from './http/schemas/catalog';
 import { immediate, openDatabase } from './store/db';
-import { createKeyRepo } from './store/key-repo';
+import { createKeyRepo, type KeyRepo } from './store/key-repo';
 import { importCatalog } from './use-cases/catalog';
 import { createContext } from './use-cases/context';
 import { createSimulator } from './payments/simulator';
@@ -35,11 +37,17 @@ export interface EngineOptions {
   readonly sweepIntervalMs?: number;
   /** the simulated payment provider's answer latency (for demos and crash tests) */
   readonly paymentAnswerDelayMs?: number;
+  /** the built UI to serve (default dist/renderer when it exists); false serves none */
+  readonly uiDir?: string | false;
 }
 
 export interface RunningEngine {
   readonly url: string;
   readonly port: number;
+  /** where the UI opens, when one is served */
+  readonly uiUrl: string | undefined;
+  /** the API key this start made for the UI (Electron's preload hands it over) */
+  readonly uiKey: string | undefined;
   close(): Promise<void>;
 }
 
@@ -59,9 +67,12 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     const settled = await settleOpenAttempts(ctx);
     if (settled.orders + settled.released + settled.refunds > 0) logger.warn(settled, 'settled payment attempts left open by a crash');
 
+    const keys = createKeyRepo(db);
+    const ui = uiFor(options.uiDir, keys, simulator.provider.testTokens);
     const app = await buildApp({
       ctx,
-      keys: createKeyRepo(db),
+      keys,
+      ...(ui && { ui }),
       simulator,
       logger,
       rateLimit: options.rateLimit ?? 50,
@@ -85,6 +96,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     return {
       url,
       port,
+      uiUrl: ui ? `${url}/` : undefined,
+      uiKey: ui?.config.apiKey,
       close: () => {
         closed ??= (async () => {
           clearInterval(sweeper);
@@ -98,6 +111,18 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     db.close();
     throw error;
   }
+}
+
+const DEFAULT_UI_DIR = fileURLToPath(new URL('../dist/renderer/', import.meta.url));
+const UI_KEY_NAME = 'ui-session';
+
+/** The UI to serve, with a fresh key for it: each start revokes the previous start's UI key. */
+function uiFor(uiDir: string | false | undefined, keys: KeyRepo, testTokens: readonly string[]) {
+  const root = uiDir === undefined ? DEFAULT_UI_DIR : uiDir;
+  if (root === false || !existsSync(join(root, 'index.html'))) return undefined;
+  keys.revokeNamed(UI_KEY_NAME);
+  const { key } = keys.create(UI_KEY_NAME, ['catalog:read', 'carts:write', 'orders:read', 'orders:write']);
+  return { root, config: { apiKey: key, apiBase: '/api/v3', testTokens } };
 }
 
 function readCatalogFile(path: string): CatalogDocument {

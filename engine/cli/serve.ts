@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   );
   const engine = await startEngine({ ...args, logger });
   console.log(`listening on ${engine.url}`);
-  console.log('ui: not built yet — the renderer has its own issue; the API is at /api/v3 (OpenAPI: /api/v3/openapi.json)');
+  console.log(engine.uiUrl ? `ui: ${engine.uiUrl}` : 'ui: not built — run `npm run build`, then start again (the API is at /api/v3)');
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -15,6 +15,7 @@ import { systemRoutes } from './routes/system';
 import { orderRoutes } from './routes/orders';
 import { pspRoutes } from './routes/psp';
 import type { Simulator } from '../payments/simulator';
+import { uiRoutes, type UiConfig } from './routes/ui';
 import { voucherRoutes } from './routes/vouchers';
 
 export interface AppOptions {
@@ -25,6 +26,8 @@ export interface AppOptions {
   /** requests per second per API key (burst the same); 0 turns limiting off */
   readonly rateLimit: number;
   readonly allowedHosts: readonly string[];
+  /** the built UI to serve at `/`, with its config; absent when there is none */
+  readonly ui?: { readonly root: string; readonly config: UiConfig };
 }
 
 /** The HTTP application, apart from `listen`, so tests and `serve` build the very same thing. */
@@ -70,5 +73,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     { prefix: '/api/v3' },
   );
   await app.register(pspRoutes, { simulator: options.simulator });
+  if (options.ui) await app.register(uiRoutes, options.ui);
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('x-content-type-options', 'nosniff').header('referrer-policy', 'no-referrer');
+  });
   return app;
 }

@@ -18,6 +18,7 @@ export function createKeyRepo(db: Db) {
     'SELECT id, name, scopes, created_at AS createdAt, revoked_at AS revokedAt FROM api_keys ORDER BY created_at, id');
   const revoke = db.prepare<[string, string]>('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
   const exists = db.prepare<[string], { id: string }>('SELECT id FROM api_keys WHERE id = ?');
+  const revokeNamed = db.prepare<[string, string]>('UPDATE api_keys SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL');
 
   return {
     create(name: string, scopes: readonly Scope[]): { id: string; key: string } {
@@ -32,6 +33,8 @@ export function createKeyRepo(db: Db) {
       return row && { id: row.id, scopes: parseScopes(row.scopes) };
     },
     list: (): ApiKeyInfo[] => all.all().map((row) => ({ ...row, scopes: parseScopes(row.scopes) })),
+    /** Revokes every live key of that name (the UI's per-start key replaces the previous one). */
+    revokeNamed: (name: string): number => revokeNamed.run(new Date().toISOString(), name).changes,
     /** true when the key exists (revoking twice is a no-op). */
     revoke(id: string): boolean {
       revoke.run(new Date().toISOString(), id);

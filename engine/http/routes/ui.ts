@@ -1,0 +1,47 @@
+import fastifyStatic from '@fastify/static';
+import type { FastifyPluginAsync } from 'fastify';
+import { EngineError } from '../../domain/errors';
+
+/**
+ * The built UI on the engine's own origin, and its start-up config. The config carries an API key, so it
+ * is answered to same-origin requests only: the Host/Origin guard refuses other sites and rebound names,
+ * no CORS header lets another origin read it, and a cross-site fetch (Sec-Fetch-Site) is refused outright.
+ */
+export interface UiConfig {
+  apiKey: string;
+  apiBase: string;
+  testTokens: readonly string[];
+}
+
+export const UI_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "frame-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export const uiRoutes: FastifyPluginAsync<{ root: string; config: UiConfig }> = async (app, { root, config }) => {
+  await app.register(fastifyStatic, {
+    root,
+    prefix: '/',
+    index: ['index.html'],
+    setHeaders(reply, path) {
+      if (path.endsWith('.html')) {
+        reply.header('content-security-policy', UI_CSP);
+        reply.header('cache-control', 'no-cache');
+      }
+    },
+  });
+
+  app.get('/ui-config.json', { schema: { hide: true } }, async (request, reply) => {
+    const site = request.headers['sec-fetch-site'];
+    if (site !== undefined && site !== 'same-origin' && site !== 'none') throw new EngineError('ORIGIN_NOT_ALLOWED');
+    return reply.header('cache-control', 'no-store').send(config);
+  });
+};

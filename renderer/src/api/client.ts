@@ -1,0 +1,105 @@
+import { ApiError, networkError } from './errors';
+import { retryDelay, type Outcome } from './retry';
+import type { Cart, CreateCart, ErrorBody, Event, Inventory, Location, Order, Payment, Money } from './types';
+
+/**
+ * The UI's only way to the engine: its localhost HTTP API, typed by the engine's schemas. Answers in the
+ * error envelope become ApiErrors; retries follow spec §7.4 (see retry.ts).
+ */
+export interface ClientOptions {
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  readonly language: () => string;
+  readonly fetch?: typeof fetch;
+  readonly sleep?: (ms: number) => Promise<void>;
+  readonly timeoutMs?: number;
+}
+
+interface Call {
+  readonly body?: unknown;
+  readonly headers?: Record<string, string>;
+  /** a network failure may be retried: reads, and a checkout with its Idempotency-Key */
+  readonly repeatable: boolean;
+  readonly timeoutMs?: number;
+}
+
+const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export function createClient(options: ClientOptions) {
+  const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
+  const sleep = options.sleep ?? wait;
+
+  async function once(method: string, path: string, call: Call): Promise<{ outcome: Outcome; response?: Response }> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), call.timeoutMs ?? options.timeoutMs ?? 15_000);
+    try {
+      const headers: Record<string, string> = { 'x-svc-api-key': options.apiKey, 'accept-language': options.language(), ...call.headers };
+      if (call.body !== undefined) headers['content-type'] = 'application/json';
+      const response = await doFetch(`${options.baseUrl}${path}`, {
+        method,
+        headers,
+        body: call.body === undefined ? undefined : JSON.stringify(call.body),
+        signal: controller.signal,
+      });
+      return { outcome: { kind: 'status', status: response.status, retryAfter: response.headers.get('retry-after') }, response };
+    } catch {
+      return { outcome: { kind: 'network' } };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async function request<T>(method: string, path: string, call: Call): Promise<T> {
+    for (let retries = 0; ; retries += 1) {
+      const { outcome, response } = await once(method, path, call);
+      const delay = retryDelay(outcome, retries, call.repeatable);
+      if (delay !== undefined) {
+        await sleep(delay);
+        continue;
+      }
+      if (!response) throw networkError('The engine could not be reached.');
+      if (response.status === 204) return undefined as T;
+      const body: unknown = await response.json().catch(() => undefined);
+      if (response.ok) return body as T;
+      throw new ApiError(response.status, isErrorBody(body) ? body.error : { type: 'API_ERROR', code: 'UNREADABLE_ANSWER', message: response.statusText });
+    }
+  }
+
+  const read = { repeatable: true } as const;
+  const write = (body?: unknown) => ({ body, repeatable: false });
+  const q = (currency?: string) => (currency ? `?currency=${encodeURIComponent(currency)}` : '');
+  const data = <T>(promise: Promise<{ data: T }>) => promise.then((answer) => answer.data);
+
+  return {
+    health: () => request<{ status: string }>('GET', '/health', { ...read, timeoutMs: 3000 }),
+    locations: () => data(request<{ data: Location[] }>('GET', '/locations', read)),
+    events: () => data(request<{ data: Event[] }>('GET', '/events', read)),
+    inventory: (occurrenceId: string, currency?: string) =>
+      data(request<{ data: Inventory }>('GET', `/occurrences/${encodeURIComponent(occurrenceId)}/inventory${q(currency)}`, read)),
+    createCart: (body: CreateCart) => data(request<{ data: Cart }>('POST', '/carts', write(body))),
+    cart: (cartId: string, currency?: string) => data(request<{ data: Cart }>('GET', `/carts/${cartId}${q(currency)}`, read)),
+    switchCurrency: (cartId: string, currency: string) => data(request<{ data: Cart }>('PATCH', `/carts/${cartId}`, write({ currency }))),
+    releaseCart: (cartId: string) => request<undefined>('DELETE', `/carts/${cartId}`, read),
+    addExtras: (cartId: string, items: { extraId: string; quantity: number }[]) =>
+      data(request<{ data: Cart }>('POST', `/carts/${cartId}/items`, write({ items }))),
+    changeExtra: (cartId: string, itemId: string, quantity: number) =>
+      data(request<{ data: Cart }>('PATCH', `/carts/${cartId}/items/${encodeURIComponent(itemId)}`, write({ quantity }))),
+    removeExtra: (cartId: string, itemId: string) => data(request<{ data: Cart }>('DELETE', `/carts/${cartId}/items/${encodeURIComponent(itemId)}`, read)),
+    applyVoucher: (cartId: string, code: string) => data(request<{ data: Cart }>('POST', `/carts/${cartId}/vouchers`, write({ code }))),
+    removeVoucher: (cartId: string, code: string) =>
+      data(request<{ data: Cart }>('DELETE', `/carts/${cartId}/vouchers/${encodeURIComponent(code)}`, read)),
+    /** A timed-out checkout is retried with the same key: the engine answers the order it created, if any. */
+    placeOrder: (body: { cartId: string; expectedTotal: Money; payment: Payment }, idempotencyKey: string) =>
+      data(request<{ data: Order }>('POST', '/orders', { body, headers: { 'idempotency-key': idempotencyKey }, repeatable: true, timeoutMs: 30_000 })),
+    order: (orderId: string) => data(request<{ data: Order }>('GET', `/orders/${encodeURIComponent(orderId)}`, read)),
+    orderByTicket: (code: string) => data(request<{ data: Order[] }>('GET', `/orders?ticketCode=${encodeURIComponent(code)}`, read)),
+    recentOrders: (limit = 20) => data(request<{ data: Order[] }>('GET', `/orders?limit=${limit}`, read)),
+    cancelOrder: (orderId: string) => data(request<{ data: Order }>('POST', `/orders/${encodeURIComponent(orderId)}/cancel`, write())),
+  };
+}
+
+export type ApiClient = ReturnType<typeof createClient>;
+
+function isErrorBody(body: unknown): body is ErrorBody {
+  return typeof body === 'object' && body !== null && 'error' in body && typeof body.error === 'object' && body.error !== null && 'code' in body.error;
+}

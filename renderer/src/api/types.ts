@@ -1,0 +1,24 @@
+/** The API's shapes, from the engine's schemas (written once, also behind validation and OpenAPI). */
+import type { Static } from 'typebox';
+import type { Cart as CartSchema, CreateCartBody as CreateCartSchema } from '../../../engine/http/schemas/cart';
+import type { EventView, InventoryView, LocationView } from '../../../engine/http/schemas/catalog';
+import type { MoneyBody } from '../../../engine/http/schemas/common';
+import type { Order as OrderSchema, PaymentRequest as PaymentSchema } from '../../../engine/http/schemas/order';
+
+export type Money = MoneyBody;
+export type Cart = CartSchema;
+export type CartItem = Cart['items'][number];
+export type ReceiptLine = Cart['receiptLines'][number];
+export type CreateCart = CreateCartSchema;
+export type Event = EventView;
+export type Inventory = InventoryView;
+export type Area = Inventory['areas'][number];
+export type Location = LocationView;
+export type Order = OrderSchema;
+export type Payment = PaymentSchema;
+export type { Static };
+
+/** The error envelope of spec §7.1. */
+export interface ErrorBody {
+  error: { type: string; code: string; message: string; param?: string; details?: Record<string, unknown> };
+}

@@ -1,0 +1,105 @@
+import { useState, type FormEvent } from 'react';
+import type { Cart } from '../api/types';
+import { formatMoney } from '../format';
+import type { Translate } from '../i18n/i18n';
+
+/** Currency, voucher and extras controls of a held cart. Every change goes to the engine, which reprices. */
+
+export function CurrencySelect({ t, currencies, value, onChange, disabled }: { t: Translate; currencies: readonly string[]; value: string; onChange(currency: string): void; disabled?: boolean }) {
+  return (
+    <label className="field">
+      {t('currency.label')}
+      <select aria-label={t('currency.label')} value={value} disabled={disabled} onChange={(event) => onChange(event.target.value)}>
+        {currencies.map((currency) => (
+          <option key={currency} value={currency}>
+            {currency}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+export function VoucherForm({ t, vouchers, onApply, onRemove, disabled }: { t: Translate; vouchers: Cart['vouchers']; onApply(code: string): Promise<boolean>; onRemove(code: string): void; disabled?: boolean }) {
+  const [code, setCode] = useState('');
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (code.trim() && (await onApply(code))) setCode('');
+  };
+  return (
+    <form className="voucher" onSubmit={submit}>
+      <label className="field">
+        {t('voucher.label')}
+        <input id="voucher-code" type="text" autoComplete="off" value={code} onChange={(event) => setCode(event.target.value)} />
+      </label>
+      <button type="submit" disabled={disabled || !code.trim()}>
+        {t('voucher.apply')}
+      </button>
+      {vouchers.length > 0 && (
+        <ul className="chips">
+          {vouchers.map((voucher) => (
+            <li key={voucher.code}>
+              {voucher.code}{' '}
+              <button type="button" className="link" aria-label={t('voucher.remove', { code: voucher.code })} onClick={() => onRemove(voucher.code)}>
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </form>
+  );
+}
+
+interface ExtrasProps {
+  t: Translate;
+  locale: string;
+  cart: Cart;
+  onAdd(extraId: string): void;
+  onChange(itemId: string, quantity: number): void;
+  onRemove(itemId: string): void;
+  disabled?: boolean;
+}
+
+export function ExtrasList({ t, locale, cart, onAdd, onChange, onRemove, disabled }: ExtrasProps) {
+  const extras = cart.options.extras;
+  if (!extras) return null;
+  return (
+    <section className="extras" aria-labelledby="extras-heading">
+      <h3 id="extras-heading">{t('extras.heading')}</h3>
+      <ul>
+        {extras.map((extra) => {
+          const line = cart.items.find((item) => item.extraId === extra.id);
+          return (
+            <li key={extra.id}>
+              <span className="name">{extra.name}</span> <span className="price">{formatMoney(extra.price, locale)}</span>
+              {line ? (
+                <span className="stepper">
+                  <input
+                    type="number"
+                    min={1}
+                    max={extra.maxQuantity ?? 100}
+                    aria-label={t('extras.quantity', { name: extra.name })}
+                    value={line.quantity}
+                    disabled={disabled}
+                    onChange={(event) => {
+                      const quantity = Number(event.target.value);
+                      if (Number.isInteger(quantity) && quantity >= 1) onChange(line.id, quantity);
+                    }}
+                  />
+                  <button type="button" className="secondary" disabled={disabled} onClick={() => onRemove(line.id)}>
+                    {t('extras.remove', { name: extra.name })}
+                  </button>
+                </span>
+              ) : (
+                <button type="button" disabled={disabled} onClick={() => onAdd(extra.id)}>
+                  {t('extras.add', { name: extra.name })}
+                </button>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,42 @@
+import type { Translate } from '../i18n/i18n';
+import type { Language, Mode } from '../stores/session';
+
+interface Props {
+  t: Translate;
+  online: boolean | null;
+  waiting: number | null;
+  mode: Mode;
+  language: Language;
+  onMode(mode: Mode): void;
+  onLanguage(language: Language): void;
+}
+
+/** The app bar: connectivity (and orders waiting to sync), the mode and the language. */
+export function Header({ t, online, waiting, mode, language, onMode, onLanguage }: Props) {
+  const status = online === null ? t('conn.checking') : online ? t('conn.online') : t('conn.offline');
+  return (
+    <header className="app-header">
+      <span className="brand">{t('app.name')}</span>
+      <p className={`connectivity ${online === false ? 'is-offline' : 'is-online'}`} role="status">
+        <span className="dot" aria-hidden="true" />
+        {status}
+        {waiting !== null && <span className="waiting"> · {t('conn.waiting', { count: waiting })}</span>}
+      </p>
+      <label className="setting">
+        {t('settings.mode')}
+        <select value={mode} onChange={(event) => onMode(event.target.value === 'kiosk' ? 'kiosk' : 'boxOffice')}>
+          <option value="boxOffice">{t('mode.boxOffice')}</option>
+          <option value="kiosk">{t('mode.kiosk')}</option>
+        </select>
+      </label>
+      <label className="setting">
+        {t('settings.language')}
+        <select value={language} onChange={(event) => onLanguage(event.target.value === 'de' ? 'de' : event.target.value === 'fr' ? 'fr' : 'en')}>
+          <option value="en" lang="en">English</option>
+          <option value="de" lang="de">Deutsch</option>
+          <option value="fr" lang="fr">Français</option>
+        </select>
+      </label>
+    </header>
+  );
+}

@@ -1,0 +1,106 @@
+import { useState } from 'react';
+import type { Money } from '../api/types';
+import { currencyScale, formatMoney, minorToDecimal } from '../format';
+import type { Translate } from '../i18n/i18n';
+
+interface Props {
+  t: Translate;
+  locale: string;
+  total: Money;
+  testTokens: readonly string[];
+  busy: boolean;
+  /** the kiosk takes cards only */
+  cash: boolean;
+  onCard(token: string): void;
+  onCash(tendered: Money): void;
+}
+
+const NOTES = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000];
+
+/** Card (with the simulator's test cards while it is in use) or cash with the amount tendered. */
+export function PaymentPanel({ t, locale, total, testTokens, busy, cash, onCard, onCash }: Props) {
+  const [method, setMethod] = useState<'card' | 'cash' | null>(null);
+  const [token, setToken] = useState(testTokens[0] ?? '');
+  const [tendered, setTendered] = useState('');
+  const scale = currencyScale(total.currency);
+  // Quick cash: the exact total and the next few round note values above it. Comparisons, not prices.
+  const quick = NOTES.map((note) => note * 10 ** scale).filter((amount) => amount > total.amount).slice(0, 3);
+  const tenderedMinor = parseTendered(tendered, scale);
+
+  return (
+    <section className="payment" aria-label={t('pay.card')}>
+      <div className="methods">
+        <button type="button" id="pay-card" className="primary" aria-pressed={method === 'card'} disabled={busy} onClick={() => setMethod('card')}>
+          {t('pay.card')}
+        </button>
+        {cash && (
+          <button type="button" id="pay-cash" className="primary" aria-pressed={method === 'cash'} disabled={busy} onClick={() => setMethod('cash')}>
+            {t('pay.cash')}
+          </button>
+        )}
+      </div>
+      {method === 'card' && (
+        <form
+          className="card-step"
+          onSubmit={(event) => {
+            event.preventDefault();
+            onCard(token);
+          }}
+        >
+          {testTokens.length > 0 && (
+            <label className="field">
+              {t('card.testCard')}
+              <select aria-label={t('card.testCard')} value={token} onChange={(event) => setToken(event.target.value)}>
+                {testTokens.map((option) => (
+                  <option key={option} value={option}>
+                    {option}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          <button type="submit" className="primary" disabled={busy || !token}>
+            {t('card.charge')} {formatMoney(total, locale)}
+          </button>
+        </form>
+      )}
+      {method === 'cash' && (
+        <form
+          className="cash-step"
+          onSubmit={(event) => {
+            event.preventDefault();
+            onCash({ amount: tenderedMinor ?? total.amount, currency: total.currency });
+          }}
+        >
+          <label className="field">
+            {t('cash.tendered')} ({total.currency})
+            <input id="cash-tendered" type="text" inputMode="decimal" autoComplete="off" value={tendered} onChange={(event) => setTendered(event.target.value)} />
+          </label>
+          <div className="quick" role="group" aria-label={t('cash.quick')}>
+            <button type="button" onClick={() => setTendered(minorToDecimal(total.amount, scale))}>
+              {t('cash.exact')}
+            </button>
+            {quick.map((amount) => (
+              <button type="button" key={amount} onClick={() => setTendered(minorToDecimal(amount, scale))}>
+                {formatMoney({ amount, currency: total.currency }, locale)}
+              </button>
+            ))}
+          </div>
+          {tenderedMinor !== undefined && tenderedMinor < total.amount && <p className="hint">{t('cash.short')}</p>}
+          <button type="submit" className="primary" disabled={busy || (tenderedMinor !== undefined && tenderedMinor < total.amount)}>
+            {t('cash.take')}
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}
+
+/** Staff type "50" or "50.5" or "50,50": exact minor units, or undefined while the entry is not a number. */
+export function parseTendered(text: string, scale: number): number | undefined {
+  const match = /^(\d{1,9})(?:[.,](\d*))?$/.exec(text.trim());
+  if (!match) return undefined;
+  const fraction = (match[2] ?? '').padEnd(scale, '0');
+  if (fraction.length > scale) return undefined;
+  return Number(`${match[1]}${fraction}`);
+}

@@ -1,0 +1,38 @@
+import currencyCodes from 'currency-codes';
+import type { Money } from './api/types';
+
+/**
+ * Display only — the UI computes no price. Minor units become an exact decimal string (no float
+ * division) with the currency's ISO 4217 scale, which Intl then formats for the locale.
+ */
+export function formatMoney(money: Money, locale: string): string {
+  const scale = currencyScale(money.currency);
+  const decimal = `${money.amount < 0 ? '-' : ''}${minorToDecimal(Math.abs(money.amount), scale)}`;
+  const format = new Intl.NumberFormat(locale, { style: 'currency', currency: money.currency, minimumFractionDigits: scale, maximumFractionDigits: scale });
+  return isNumericLiteral(decimal) ? format.format(decimal) : `${decimal} ${money.currency}`;
+}
+
+/** The ISO 4217 number of minor-unit digits (JPY 0, EUR 2, KWD 3). */
+export function currencyScale(currency: string): number {
+  return currencyCodes.code(currency)?.digits ?? 2;
+}
+
+/** 4250 at scale 2 → "42.50": exact, by digits. */
+export function minorToDecimal(amount: number, scale: number): string {
+  const digits = String(amount).padStart(scale + 1, '0');
+  return scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+}
+
+/** Intl formats a decimal string exactly (no float on the way). */
+function isNumericLiteral(text: string): text is Intl.StringNumericLiteral {
+  return /^-?\d+(\.\d+)?$/.test(text);
+}
+
+export function formatDateTime(iso: string, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeStyle: 'short' }).format(new Date(iso));
+}
+
+export function formatCountdown(ms: number): string {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}

@@ -1,0 +1,45 @@
+import { createStore, useStore } from 'zustand';
+import { toApiError, type ApiError } from '../api/errors';
+import { api } from '../api/service';
+import type { Event, Inventory } from '../api/types';
+
+/** What is on sale: events, the chosen occurrence and its live inventory. */
+export interface CatalogState {
+  events: Event[];
+  occurrenceId: string | null;
+  inventory: Inventory | null;
+  error: ApiError | null;
+  eventsRequested(): Promise<void>;
+  occurrenceChosen(occurrenceId: string | null): Promise<void>;
+  inventoryRefreshed(currency?: string): Promise<void>;
+}
+
+export const catalogStore = createStore<CatalogState>()((set, get) => ({
+  events: [],
+  occurrenceId: null,
+  inventory: null,
+  error: null,
+  async eventsRequested() {
+    try {
+      set({ events: await api().events(), error: null });
+    } catch (error) {
+      set({ error: toApiError(error) });
+    }
+  },
+  async occurrenceChosen(occurrenceId) {
+    set({ occurrenceId, inventory: null });
+    if (occurrenceId) await get().inventoryRefreshed();
+  },
+  async inventoryRefreshed(currency) {
+    const occurrenceId = get().occurrenceId;
+    if (!occurrenceId) return;
+    try {
+      const inventory = await api().inventory(occurrenceId, currency);
+      if (get().occurrenceId === occurrenceId) set({ inventory, error: null });
+    } catch (error) {
+      set({ error: toApiError(error) });
+    }
+  },
+}));
+
+export const useCatalog = <T>(selector: (state: CatalogState) => T): T => useStore(catalogStore, selector);

@@ -1,0 +1,107 @@
+import { createStore, useStore } from 'zustand';
+import { toApiError, type ApiError } from '../api/errors';
+import { api } from '../api/service';
+import type { Order, Payment } from '../api/types';
+import { cartStore } from './cart';
+
+/**
+ * Paying for the held cart (spec §4.7, §7.4, §7.6). Every new attempt gets a new Idempotency-Key; only a
+ * provider failure (502, the key not used up) is tried again with the same one. A 3-D Secure challenge is
+ * shown in a dialog; its result is sent with a new key.
+ */
+export interface Challenge {
+  readonly url: string;
+  readonly reference: string;
+}
+
+export interface CheckoutState {
+  phase: 'idle' | 'paying' | 'challenge' | 'done';
+  challenge: Challenge | null;
+  order: Order | null;
+  error: ApiError | null;
+  /** the last attempt, kept so a provider failure can be retried under the same key */
+  last: { payment: Payment; key: string } | null;
+  cardPaid(token: string): Promise<void>;
+  cashPaid(tendered?: Payment['tendered']): Promise<void>;
+  challengeAnswered(result: { outcome: string; authenticationResult?: string }): Promise<void>;
+  challengeCancelled(): void;
+  retried(): Promise<void>;
+  errorDismissed(): void;
+  reset(): void;
+}
+
+const initial = { phase: 'idle' as const, challenge: null, order: null, error: null, last: null };
+
+export const checkoutStore = createStore<CheckoutState>()((set, get) => {
+  async function attempt(payment: Payment, key: string = crypto.randomUUID()): Promise<void> {
+    const cart = cartStore.getState().cart;
+    if (!cart) return;
+    set({ phase: 'paying', error: null, last: { payment, key } });
+    try {
+      const order = await api().placeOrder({ cartId: cart.id, expectedTotal: cart.total, payment }, key);
+      set({ ...initial, phase: 'done', order });
+    } catch (thrown) {
+      const error = toApiError(thrown);
+      if (error.code === 'PAYMENT_AUTHENTICATION_REQUIRED') {
+        const challenge = parseAction(error.details.action);
+        if (challenge) return set({ phase: 'challenge', challenge, error: null });
+      }
+      if (error.code === 'CART_EXPIRED') {
+        cartStore.getState().holdExpired();
+        return set({ ...initial });
+      }
+      if (error.code === 'EXPECTED_TOTAL_MISMATCH') await refreshCart();
+      set({ phase: 'idle', error });
+    }
+  }
+
+  return {
+    ...initial,
+    cardPaid: (token) => attempt({ method: 'card', token }),
+    cashPaid: (tendered) => attempt({ method: 'cash', ...(tendered && { tendered }) }),
+    async challengeAnswered(result) {
+      const token = get().last?.payment.token;
+      if (get().phase !== 'challenge' || !token) return;
+      if (!result.authenticationResult) return set({ phase: 'idle', challenge: null });
+      await attempt({ method: 'card', token, authenticationResult: result.authenticationResult });
+    },
+    challengeCancelled() {
+      set({ phase: 'idle', challenge: null });
+    },
+    async retried() {
+      const last = get().last;
+      if (last && get().error?.code === 'PAYMENT_PROVIDER_UNAVAILABLE') await attempt(last.payment, last.key);
+    },
+    errorDismissed() {
+      set({ error: null });
+    },
+    reset() {
+      set({ ...initial });
+    },
+  };
+});
+
+/** details.action is the provider's action as a JSON string (spec §7.3). */
+export function parseAction(action: unknown): Challenge | null {
+  if (typeof action !== 'string') return null;
+  try {
+    const parsed: unknown = JSON.parse(action);
+    if (typeof parsed !== 'object' || parsed === null) return null;
+    const { challengeUrl, reference } = parsed as Record<string, unknown>;
+    return typeof challengeUrl === 'string' && typeof reference === 'string' ? { url: challengeUrl, reference } : null;
+  } catch {
+    return null; // an action the UI cannot read is handled as a decline by the caller
+  }
+}
+
+async function refreshCart(): Promise<void> {
+  const cart = cartStore.getState().cart;
+  if (!cart) return;
+  try {
+    cartStore.setState({ cart: await api().cart(cart.id) });
+  } catch (error) {
+    cartStore.setState({ error: toApiError(error) });
+  }
+}
+
+export const useCheckout = <T>(selector: (state: CheckoutState) => T): T => useStore(checkoutStore, selector);
