@@ -1,3 +1,4 @@
+import { cartStockUpdate } from './cart-stock';
 import type { Db } from './db';
 import type { CartLine, ItemType } from '../domain/pricing';
 
@@ -55,12 +56,7 @@ export function createCartRepo(db: Db) {
     WHERE i.occurrence_id = x.occurrenceId AND i.id = x.itemId`);
   const markExpired = db.prepare<{ now: number }>(`UPDATE carts SET status = 'expired' WHERE status = 'held' AND expires_at <= :now
     AND NOT EXISTS (SELECT 1 FROM payment_attempts p WHERE p.cart_id = carts.id AND p.state = 'pending')`);
-  const releaseCartStock = db.prepare<[string]>(`
-    UPDATE inventory_items AS i SET held = i.held - x.quantity
-    FROM (SELECT c.occurrence_id AS occurrenceId, ci.inventory_item_id AS itemId, SUM(ci.quantity) AS quantity
-          FROM carts c JOIN cart_items ci ON ci.cart_id = c.id
-          WHERE c.id = ? AND ci.inventory_item_id IS NOT NULL GROUP BY 1, 2) AS x
-    WHERE i.occurrence_id = x.occurrenceId AND i.id = x.itemId`);
+  const releaseCartStock = db.prepare<[string]>(cartStockUpdate('held = i.held - x.q'));
   const holdStock = db.prepare<[string, string]>(`
     UPDATE inventory_items AS i SET held = i.held + x.quantity
     FROM (SELECT json_extract(value, '$[0]') AS itemId, json_extract(value, '$[1]') AS quantity FROM json_each(?)) AS x

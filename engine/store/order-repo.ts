@@ -1,3 +1,4 @@
+import { cartStockUpdate } from './cart-stock';
 import type { Db } from './db';
 
 /** Orders, their tickets and gift cards, and the stock they sold. Runs in the caller's transaction. */
@@ -23,19 +24,8 @@ export function createOrderRepo(db: Db) {
     VALUES (@id, @cartId, 'confirmed', @createdAt, @currency, @total, @lines, @payment, @apiKeyId)`);
   const insertTicket = db.prepare('INSERT INTO tickets (id, order_id, item_id, code, position) VALUES (?, ?, ?, ?, ?)');
   const insertGiftCard = db.prepare(`INSERT INTO gift_cards (code, order_id, item_id, amount, currency, status) VALUES (?, ?, ?, ?, ?, 'active')`);
-  // Held stock of the cart becomes sold stock, in one statement.
-  const sellHeld = db.prepare<[string]>(`
-    UPDATE inventory_items AS i SET held = i.held - x.quantity, sold = i.sold + x.quantity
-    FROM (SELECT c.occurrence_id AS occurrenceId, ci.inventory_item_id AS itemId, SUM(ci.quantity) AS quantity
-          FROM carts c JOIN cart_items ci ON ci.cart_id = c.id
-          WHERE c.id = ? AND ci.inventory_item_id IS NOT NULL GROUP BY 1, 2) AS x
-    WHERE i.occurrence_id = x.occurrenceId AND i.id = x.itemId`);
-  const unsell = db.prepare<[string]>(`
-    UPDATE inventory_items AS i SET sold = i.sold - x.quantity
-    FROM (SELECT c.occurrence_id AS occurrenceId, ci.inventory_item_id AS itemId, SUM(ci.quantity) AS quantity
-          FROM carts c JOIN cart_items ci ON ci.cart_id = c.id
-          WHERE c.id = ? AND ci.inventory_item_id IS NOT NULL GROUP BY 1, 2) AS x
-    WHERE i.occurrence_id = x.occurrenceId AND i.id = x.itemId`);
+  const sellHeld = db.prepare<[string]>(cartStockUpdate('held = i.held - x.q, sold = i.sold + x.q'));
+  const unsell = db.prepare<[string]>(cartStockUpdate('sold = i.sold - x.q'));
   const markCartOrdered = db.prepare<[string, string]>("UPDATE carts SET status = 'ordered', order_id = ? WHERE id = ?");
   const orderById = db.prepare<[string], OrderRow>(`SELECT ${ORDER_COLUMNS} FROM orders WHERE id = ?`);
   const ticketsOf = db.prepare<[string], TicketRow & { orderId: string }>(`SELECT id, order_id AS orderId, item_id AS itemId, code FROM tickets

@@ -3,7 +3,7 @@ import { CurrencySelect, ExtrasList, VoucherForm } from '../../components/CartCo
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { HoldTimer } from '../../components/HoldTimer';
 import { ReceiptLines } from '../../components/ReceiptLines';
-import { formatMoney } from '../../format';
+import { TotalLine } from '../../components/TotalLine';
 import { useLocale, useT } from '../../i18n/i18n';
 import { cartStore, useCart } from '../../stores/cart';
 import { catalogStore } from '../../stores/catalog';
@@ -40,12 +40,7 @@ export function CartPanel({ extras = true, controls = true }: { extras?: boolean
         <>
           <HoldTimer t={t} expiresAt={cart.expiresAt} onExpired={onExpired} />
           <ReceiptLines lines={cart.receiptLines} locale={locale} heading={t('receipt.heading')} />
-          <p className="total">
-            <span id="total-label">{t('total.label')}</span>{' '}
-            <output aria-labelledby="total-label" className="amount">
-              {formatMoney(cart.total, locale)}
-            </output>
-          </p>
+          <TotalLine id="total-label" label={t('total.label')} total={cart.total} locale={locale} />
           {controls && (
             <div className="cart-controls">
               <CurrencySelect t={t} currencies={cart.options.currencies} value={cart.currency} disabled={busy} onChange={(currency) => void actions.currencyChosen(currency)} />

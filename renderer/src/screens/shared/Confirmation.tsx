@@ -1,5 +1,6 @@
 import { QrCode } from '../../components/QrCode';
 import { ReceiptLines } from '../../components/ReceiptLines';
+import { TotalLine } from '../../components/TotalLine';
 import { formatMoney } from '../../format';
 import { useLocale, useT } from '../../i18n/i18n';
 import type { Order } from '../../api/types';
@@ -43,12 +44,7 @@ export function Confirmation({ order, onNewSale }: { order: Order; onNewSale(): 
         </p>
       ))}
       <ReceiptLines lines={order.receiptLines} locale={locale} heading={t('receipt.heading')} />
-      <p className="total">
-        <span id="order-total-label">{t('total.label')}</span>{' '}
-        <output aria-labelledby="order-total-label" className="amount">
-          {formatMoney(order.total, locale)}
-        </output>
-      </p>
+      <TotalLine id="order-total-label" label={t('total.label')} total={order.total} locale={locale} />
       <div className="actions no-print">
         <button type="button" onClick={() => window.print()}>
           {t('confirm.print')}
