@@ -20,6 +20,8 @@ interface Call {
   readonly headers?: Record<string, string>;
   /** a network failure may be retried: reads, and a checkout with its Idempotency-Key */
   readonly repeatable: boolean;
+  /** answer at once, never retry (the connectivity probe must report quickly) */
+  readonly once?: boolean;
   readonly timeoutMs?: number;
 }
 
@@ -52,7 +54,7 @@ export function createClient(options: ClientOptions) {
   async function request<T>(method: string, path: string, call: Call): Promise<T> {
     for (let retries = 0; ; retries += 1) {
       const { outcome, response } = await once(method, path, call);
-      const delay = retryDelay(outcome, retries, call.repeatable);
+      const delay = call.once ? undefined : retryDelay(outcome, retries, call.repeatable);
       if (delay !== undefined) {
         await sleep(delay);
         continue;
@@ -68,26 +70,27 @@ export function createClient(options: ClientOptions) {
   const read = { repeatable: true } as const;
   const write = (body?: unknown) => ({ body, repeatable: false });
   const q = (currency?: string) => (currency ? `?currency=${encodeURIComponent(currency)}` : '');
+  const c = (cartId: string) => `/carts/${encodeURIComponent(cartId)}`;
   const data = <T>(promise: Promise<{ data: T }>) => promise.then((answer) => answer.data);
 
   return {
-    health: () => request<{ status: string }>('GET', '/health', { ...read, timeoutMs: 3000 }),
+    health: () => request<{ status: string }>('GET', '/health', { ...read, once: true, timeoutMs: 3000 }),
     locations: () => data(request<{ data: Location[] }>('GET', '/locations', read)),
     events: () => data(request<{ data: Event[] }>('GET', '/events', read)),
     inventory: (occurrenceId: string, currency?: string) =>
       data(request<{ data: Inventory }>('GET', `/occurrences/${encodeURIComponent(occurrenceId)}/inventory${q(currency)}`, read)),
     createCart: (body: CreateCart) => data(request<{ data: Cart }>('POST', '/carts', write(body))),
-    cart: (cartId: string, currency?: string) => data(request<{ data: Cart }>('GET', `/carts/${cartId}${q(currency)}`, read)),
-    switchCurrency: (cartId: string, currency: string) => data(request<{ data: Cart }>('PATCH', `/carts/${cartId}`, write({ currency }))),
-    releaseCart: (cartId: string) => request<undefined>('DELETE', `/carts/${cartId}`, read),
+    cart: (cartId: string, currency?: string) => data(request<{ data: Cart }>('GET', `${c(cartId)}${q(currency)}`, read)),
+    switchCurrency: (cartId: string, currency: string) => data(request<{ data: Cart }>('PATCH', c(cartId), write({ currency }))),
+    releaseCart: (cartId: string) => request<undefined>('DELETE', c(cartId), read),
     addExtras: (cartId: string, items: { extraId: string; quantity: number }[]) =>
-      data(request<{ data: Cart }>('POST', `/carts/${cartId}/items`, write({ items }))),
+      data(request<{ data: Cart }>('POST', `${c(cartId)}/items`, write({ items }))),
     changeExtra: (cartId: string, itemId: string, quantity: number) =>
-      data(request<{ data: Cart }>('PATCH', `/carts/${cartId}/items/${encodeURIComponent(itemId)}`, write({ quantity }))),
-    removeExtra: (cartId: string, itemId: string) => data(request<{ data: Cart }>('DELETE', `/carts/${cartId}/items/${encodeURIComponent(itemId)}`, read)),
-    applyVoucher: (cartId: string, code: string) => data(request<{ data: Cart }>('POST', `/carts/${cartId}/vouchers`, write({ code }))),
+      data(request<{ data: Cart }>('PATCH', `${c(cartId)}/items/${encodeURIComponent(itemId)}`, write({ quantity }))),
+    removeExtra: (cartId: string, itemId: string) => data(request<{ data: Cart }>('DELETE', `${c(cartId)}/items/${encodeURIComponent(itemId)}`, read)),
+    applyVoucher: (cartId: string, code: string) => data(request<{ data: Cart }>('POST', `${c(cartId)}/vouchers`, write({ code }))),
     removeVoucher: (cartId: string, code: string) =>
-      data(request<{ data: Cart }>('DELETE', `/carts/${cartId}/vouchers/${encodeURIComponent(code)}`, read)),
+      data(request<{ data: Cart }>('DELETE', `${c(cartId)}/vouchers/${encodeURIComponent(code)}`, read)),
     /** A timed-out checkout is retried with the same key: the engine answers the order it created, if any. */
     placeOrder: (body: { cartId: string; expectedTotal: Money; payment: Payment }, idempotencyKey: string) =>
       data(request<{ data: Order }>('POST', '/orders', { body, headers: { 'idempotency-key': idempotencyKey }, repeatable: true, timeoutMs: 30_000 })),

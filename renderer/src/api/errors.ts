@@ -47,6 +47,7 @@ const BY_CODE: Readonly<Record<string, Recovery>> = {
   PAYMENT_PROVIDER_UNAVAILABLE: 'retry-later',
   CURRENCY_TEMPORARILY_UNAVAILABLE: 'retry-later',
   CART_CHECKOUT_IN_PROGRESS: 'retry-later',
+  IDEMPOTENCY_KEY_IN_PROGRESS: 'retry-later',
 };
 
 const BY_TYPE: Readonly<Record<string, Recovery>> = {
@@ -64,7 +65,9 @@ const BY_TYPE: Readonly<Record<string, Recovery>> = {
 };
 
 export function recoveryFor(error: ApiError): Recovery {
-  return BY_CODE[error.code] ?? BY_TYPE[error.type] ?? 'unknown';
+  if (Object.hasOwn(BY_CODE, error.code)) return BY_CODE[error.code] ?? 'unknown';
+  if (Object.hasOwn(BY_TYPE, error.type)) return BY_TYPE[error.type] ?? 'unknown';
+  return 'unknown';
 }
 
 /** Whatever was thrown, as an ApiError (a bug in the UI shows as an unknown error rather than a crash). */

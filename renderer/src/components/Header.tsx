@@ -11,24 +11,30 @@ interface Props {
   onLanguage(language: Language): void;
 }
 
-/** The app bar: connectivity (and orders waiting to sync), the mode and the language. */
+/**
+ * The app bar: connectivity (and orders waiting to sync), the language, and for staff the mode. A kiosk
+ * offers no way into box-office mode (cash, refunds): staff open it with ?mode=boxOffice or the desktop
+ * app's staff exit.
+ */
 export function Header({ t, online, waiting, mode, language, onMode, onLanguage }: Props) {
   const status = online === null ? t('conn.checking') : online ? t('conn.online') : t('conn.offline');
   return (
     <header className="app-header">
-      <span className="brand">{t('app.name')}</span>
+      <h1 className="brand">{t('app.name')}</h1>
       <p className={`connectivity ${online === false ? 'is-offline' : 'is-online'}`} role="status">
         <span className="dot" aria-hidden="true" />
         {status}
         {waiting !== null && <span className="waiting"> · {t('conn.waiting', { count: waiting })}</span>}
       </p>
-      <label className="setting">
-        {t('settings.mode')}
-        <select value={mode} onChange={(event) => onMode(event.target.value === 'kiosk' ? 'kiosk' : 'boxOffice')}>
-          <option value="boxOffice">{t('mode.boxOffice')}</option>
-          <option value="kiosk">{t('mode.kiosk')}</option>
-        </select>
-      </label>
+      {mode === 'boxOffice' && (
+        <label className="setting">
+          {t('settings.mode')}
+          <select value={mode} onChange={(event) => onMode(event.target.value === 'kiosk' ? 'kiosk' : 'boxOffice')}>
+            <option value="boxOffice">{t('mode.boxOffice')}</option>
+            <option value="kiosk">{t('mode.kiosk')}</option>
+          </select>
+        </label>
+      )}
       <label className="setting">
         {t('settings.language')}
         <select value={language} onChange={(event) => onLanguage(event.target.value === 'de' ? 'de' : event.target.value === 'fr' ? 'fr' : 'en')}>

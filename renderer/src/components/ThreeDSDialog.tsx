@@ -15,9 +15,12 @@ interface Props {
  */
 export function ThreeDSDialog({ t, url, reference, onResult, onCancel }: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     const element = dialog.current;
     if (element && !element.open) element.showModal();
+    // Focus stays in this window (not inside the challenge frame), so Escape still cancels the dialog.
+    heading.current?.focus();
     const origin = new URL(url, window.location.href).origin;
     const listen = (event: MessageEvent) => {
       const data: unknown = event.data;
@@ -31,7 +34,9 @@ export function ThreeDSDialog({ t, url, reference, onResult, onCancel }: Props) 
   }, [url, reference, onResult]);
   return (
     <dialog ref={dialog} className="three-ds" aria-labelledby="three-ds-title" onCancel={onCancel}>
-      <h2 id="three-ds-title">{t('threeDS.title')}</h2>
+      <h2 id="three-ds-title" ref={heading} tabIndex={-1}>
+        {t('threeDS.title')}
+      </h2>
       <iframe title={t('threeDS.title')} src={url} />
       <button type="button" className="secondary" onClick={onCancel}>
         {t('threeDS.cancel')}

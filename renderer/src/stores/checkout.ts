@@ -36,7 +36,7 @@ export const checkoutStore = createStore<CheckoutState>()((set, get) => {
   async function attempt(payment: Payment, key: string = crypto.randomUUID()): Promise<void> {
     const cart = cartStore.getState().cart;
     if (!cart) return;
-    set({ phase: 'paying', error: null, last: { payment, key } });
+    set({ phase: 'paying', error: null, challenge: null, last: { payment, key } });
     try {
       const order = await api().placeOrder({ cartId: cart.id, expectedTotal: cart.total, payment }, key);
       set({ ...initial, phase: 'done', order });
@@ -90,7 +90,7 @@ export function parseAction(action: unknown): Challenge | null {
     const { challengeUrl, reference } = parsed as Record<string, unknown>;
     return typeof challengeUrl === 'string' && typeof reference === 'string' ? { url: challengeUrl, reference } : null;
   } catch {
-    return null; // an action the UI cannot read is handled as a decline by the caller
+    return null; // an action the UI cannot read: the caller shows the error, and another card or cash remains
   }
 }
 

@@ -11,15 +11,21 @@ export interface ConnectivityState {
   checked(): Promise<void>;
 }
 
+let checking = false;
+
 export const connectivityStore = createStore<ConnectivityState>()((set) => ({
   online: null,
   waiting: null,
   async checked() {
+    if (checking) return; // one probe at a time
+    checking = true;
     try {
       await api().health();
       set({ online: true });
     } catch {
       set({ online: false });
+    } finally {
+      checking = false;
     }
   },
 }));

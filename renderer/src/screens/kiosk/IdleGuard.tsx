@@ -3,9 +3,10 @@ import { useT } from '../../i18n/i18n';
 
 /**
  * Kiosk: after `idleSeconds` without a touch, asks "still there?"; without an answer it calls `onTimeout`
- * (which releases the hold and starts over) after a further third of that time, at least 10 s.
+ * (which releases the hold and starts over) after a further third of that time, at least 10 s. While a
+ * payment runs — taps inside the 3-D Secure page never reach this window — the clock stands still.
  */
-export function IdleGuard({ idleSeconds, onTimeout }: { idleSeconds: number; onTimeout(): void }) {
+export function IdleGuard({ idleSeconds, paused, onTimeout }: { idleSeconds: number; paused: boolean; onTimeout(): void }) {
   const t = useT();
   const graceSeconds = Math.max(10, Math.round(idleSeconds / 3));
   const [asking, setAsking] = useState(false);
@@ -24,6 +25,10 @@ export function IdleGuard({ idleSeconds, onTimeout }: { idleSeconds: number; onT
     window.addEventListener('pointerdown', touched);
     window.addEventListener('keydown', touched);
     const timer = setInterval(() => {
+      if (paused) {
+        lastTouch.current = Date.now();
+        return;
+      }
       const idle = (Date.now() - lastTouch.current) / 1000;
       if (idle >= idleSeconds + graceSeconds) onTimeout();
       else if (idle >= idleSeconds) {
@@ -36,7 +41,7 @@ export function IdleGuard({ idleSeconds, onTimeout }: { idleSeconds: number; onT
       window.removeEventListener('pointerdown', touched);
       window.removeEventListener('keydown', touched);
     };
-  }, [asking, idleSeconds, graceSeconds, onTimeout]);
+  }, [asking, paused, idleSeconds, graceSeconds, onTimeout]);
 
   useEffect(() => {
     if (asking && dialog.current && !dialog.current.open) dialog.current.showModal();

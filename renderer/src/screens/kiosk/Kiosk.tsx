@@ -23,6 +23,8 @@ export function Kiosk() {
   const expired = useCart((state) => state.expired);
   const occurrenceId = useCatalog((state) => state.occurrenceId);
   const order = useCheckout((state) => state.order);
+  const paying = useCheckout((state) => state.phase === 'paying' || state.phase === 'challenge');
+  const extrasOffered = useCatalog((state) => (state.inventory?.extras.length ?? 0) > 0);
   const startOver = useCallback(() => {
     setStep('attract');
     void startNewSale({ releaseHold: true, keepDate: false });
@@ -31,7 +33,7 @@ export function Kiosk() {
   if (step === 'attract') {
     return (
       <main className="kiosk attract">
-        <h1>{t('kiosk.welcome')}</h1>
+        <h2>{t('kiosk.welcome')}</h2>
         <button type="button" className="primary huge" onClick={() => setStep('event')}>
           {t('kiosk.start')}
         </button>
@@ -39,7 +41,7 @@ export function Kiosk() {
     );
   }
 
-  const steps: Step[] = cart?.options.extras ? ['event', 'tickets', 'extras', 'pay'] : ['event', 'tickets', 'pay'];
+  const steps: Step[] = extrasOffered || cart?.options.extras ? ['event', 'tickets', 'extras', 'pay'] : ['event', 'tickets', 'pay'];
   const index = Math.max(0, steps.indexOf(step));
   const next = steps[index + 1];
   const back = steps[index - 1];
@@ -47,7 +49,7 @@ export function Kiosk() {
 
   return (
     <main className="kiosk">
-      <IdleGuard idleSeconds={idleSeconds} onTimeout={startOver} />
+      <IdleGuard idleSeconds={idleSeconds} paused={paying} onTimeout={startOver} />
       {order ? (
         <Confirmation order={order} onNewSale={startOver} />
       ) : (

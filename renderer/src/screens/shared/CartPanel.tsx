@@ -17,6 +17,11 @@ export function CartPanel({ extras = true, controls = true }: { extras?: boolean
   const error = useCart((state) => state.error);
   const expired = useCart((state) => state.expired);
   const actions = cartStore.getState();
+  /** The cart and the ticket prices beside it follow the new currency, both as the engine prices them. */
+  const currencySwitched = async (currency: string) => {
+    await cartStore.getState().currencyChosen(currency);
+    await catalogStore.getState().inventoryRefreshed(cartStore.getState().cart?.currency);
+  };
   const onExpired = useCallback(() => {
     cartStore.getState().holdExpired();
     void catalogStore.getState().inventoryRefreshed();
@@ -43,7 +48,7 @@ export function CartPanel({ extras = true, controls = true }: { extras?: boolean
           <TotalLine id="total-label" label={t('total.label')} total={cart.total} locale={locale} />
           {controls && (
             <div className="cart-controls">
-              <CurrencySelect t={t} currencies={cart.options.currencies} value={cart.currency} disabled={busy} onChange={(currency) => void actions.currencyChosen(currency)} />
+              <CurrencySelect t={t} currencies={cart.options.currencies} value={cart.currency} disabled={busy} onChange={(currency) => void currencySwitched(currency)} />
               <VoucherForm t={t} vouchers={cart.vouchers} disabled={busy} onApply={actions.voucherApplied} onRemove={(code) => void actions.voucherRemoved(code)} />
             </div>
           )}
