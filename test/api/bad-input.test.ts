@@ -467,7 +467,8 @@ describe('bad input', () => {
     });
 
     it.each([
-      ['GET', '/'],
+      ['GET', '/no-such-page.html'],
+      ['POST', '/'],
       ['GET', '/api/v4/carts'],
       ['GET', '/api/v1/baskets/abc'],
       ['GET', '/api/v3'],
@@ -476,6 +477,13 @@ describe('bad input', () => {
       const response = await fetch(`${engine.url}${path}`, { method, headers: { 'x-svc-api-key': engine.keys.admin } });
       const text = await response.text();
       expectError({ status: response.status, headers: response.headers, body: JSON.parse(text) as unknown }, 404, 'RESOURCE_NOT_FOUND', undefined);
+    });
+
+    it('GET / is the UI (served with its Content-Security-Policy), not an API answer', async () => {
+      const response = await fetch(`${engine.url}/`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(response.headers.get('content-security-policy')).toContain("default-src 'self'");
     });
 
     it('an unknown route without a key is 404, not 401', async () => {
