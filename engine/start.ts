@@ -39,6 +39,8 @@ export interface EngineOptions {
   readonly paymentAnswerDelayMs?: number;
   /** the built UI to serve (default dist/renderer when it exists); false serves none */
   readonly uiDir?: string | false;
+  /** where the SQL migrations are (default: beside the store's source); a bundled build names its copy */
+  readonly migrationsDir?: string;
 }
 
 export interface RunningEngine {
@@ -55,7 +57,7 @@ export class CatalogFileError extends Error {}
 
 export async function startEngine(options: EngineOptions): Promise<RunningEngine> {
   const logger = options.logger ?? pino({ redact: [`req.headers["${API_KEY_HEADER}"]`, 'req.headers.authorization'] });
-  const db = openDatabase(options.dataDir);
+  const db = openDatabase(options.dataDir, options.migrationsDir);
   try {
     const now = options.now ?? Date.now;
     let baseUrl = '';

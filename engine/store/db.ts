@@ -1,35 +1,36 @@
 import Database from 'better-sqlite3';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export type Db = Database.Database;
 
-const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
+const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 
 /**
  * Opens (creating when new) the engine's database in `dataDir` with settings that keep a sale through a
  * power cut: WAL with synchronous=FULL, foreign keys on, a busy timeout for the keys CLI writing alongside
  * a running engine. Pending migrations run before anything else touches it.
  */
-export function openDatabase(dataDir: string): Db {
+export function openDatabase(dataDir: string, migrationsDir: string = MIGRATIONS_DIR): Db {
   mkdirSync(dataDir, { recursive: true });
   const db = new Database(join(dataDir, 'kassa.sqlite'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
-  migrate(db);
+  migrate(db, migrationsDir);
   return db;
 }
 
 /** Runs every migrations/NNNN-name.sql newer than the database's user_version, each in its own transaction. */
-export function migrate(db: Db): void {
+export function migrate(db: Db, migrationsDir: string = MIGRATIONS_DIR): void {
   const current = Number(db.pragma('user_version', { simple: true }));
-  const files = readdirSync(MIGRATIONS_DIR).filter((name) => /^\d{4}-.+\.sql$/.test(name)).sort();
+  const files = readdirSync(migrationsDir).filter((name) => /^\d{4}-.+\.sql$/.test(name)).sort();
   for (const file of files) {
     const version = Number(file.slice(0, 4));
     if (version <= current) continue;
-    const sql = readFileSync(new URL(file, MIGRATIONS_DIR), 'utf8');
+    const sql = readFileSync(join(migrationsDir, file), 'utf8');
     immediate(db, () => {
       db.exec(sql);
       db.pragma(`user_version = ${version}`);

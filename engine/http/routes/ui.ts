@@ -4,14 +4,17 @@ import { EngineError } from '../../domain/errors';
 
 /**
  * The built UI on the engine's own origin, and its start-up config. The config carries an API key, so it
- * is answered to same-origin requests only: the Host/Origin guard refuses other sites and rebound names,
- * no CORS header lets another origin read it, and a cross-site fetch (Sec-Fetch-Site) is refused outright.
+ * is answered to same-origin requests from this machine only: the Host/Origin guard refuses other sites and
+ * rebound names, no CORS header lets another origin read it, a cross-site fetch (Sec-Fetch-Site) is refused
+ * outright, and so is any client that is not on loopback.
  */
 export interface UiConfig {
   apiKey: string;
   apiBase: string;
   testTokens: readonly string[];
 }
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
 export const UI_CSP = [
   "default-src 'self'",
@@ -40,6 +43,8 @@ export const uiRoutes: FastifyPluginAsync<{ root: string; config: UiConfig }> = 
   });
 
   app.get('/ui-config.json', { schema: { hide: true } }, async (request, reply) => {
+    // An engine serving a venue LAN never hands its UI key to another machine: they bring their own key.
+    if (!LOOPBACK.has(request.socket.remoteAddress ?? '')) throw new EngineError('ORIGIN_NOT_ALLOWED');
     const site = request.headers['sec-fetch-site'];
     if (site !== undefined && site !== 'same-origin' && site !== 'none') throw new EngineError('ORIGIN_NOT_ALLOWED');
     return reply.header('cache-control', 'no-store').send(config);
