@@ -8,6 +8,7 @@ const nodeBuiltins = { group: ['node:*'], message: 'engine/domain is pure: no No
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'out/', 'release/', 'data/', 'bench/results/', 'test-results/'] },
   js.configs.recommended,
+  { files: ['**/*.mjs'], languageOptions: { globals: { console: 'readonly', process: 'readonly' } } },
   ...tseslint.configs.strict,
   {
     rules: {
@@ -50,6 +51,17 @@ export default tseslint.config(
         patterns: [
           { group: ['node:*', 'electron', 'better-sqlite3', 'fastify'], message: 'The renderer is a web page: no Node, Electron or server code.' },
           { regex: '(^|/)engine/(?!http/schemas/)', message: 'From the engine the renderer imports only its shared schemas.' },
+        ],
+      }],
+    },
+  },
+  {
+    files: ['electron/**'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { regex: '(^|/)engine/(?!start$)', message: 'From the engine, Electron imports only the function that starts it (engine/start).' },
+          { group: ['react', 'react-dom', '**/renderer/**'], message: 'The main process knows nothing of the UI code.' },
         ],
       }],
     },

@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { createClient } from './api/client';
 import { setClient } from './api/service';
+import { restoreCart } from './stores/restore';
 import { initSession, sessionStore } from './stores/session';
 import './styles.css';
 
@@ -14,11 +15,19 @@ interface UiConfig {
   apiKey: string;
   apiBase: string;
   testTokens: string[];
+  /** the desktop app's setting; a kiosk's mode cannot be changed from the page */
+  mode?: 'boxOffice' | 'kiosk';
+  modeLocked?: boolean;
 }
 
 declare global {
   interface Window {
-    kassa?: { config(): Promise<UiConfig> };
+    /** the desktop app's preload bridge (absent in a browser) */
+    kassa?: {
+      config(): Promise<UiConfig>;
+      staffExit?(pin: string): Promise<boolean>;
+      onStaffExitRequested?(listener: () => void): () => void;
+    };
   }
 }
 
@@ -34,6 +43,7 @@ loadConfig().then(
   (config) => {
     setClient(createClient({ baseUrl: config.apiBase, apiKey: config.apiKey, language: () => sessionStore.getState().language }));
     initSession(config, new URLSearchParams(window.location.search));
+    void restoreCart();
     root.render(
       <StrictMode>
         <App />

@@ -95,4 +95,9 @@ export const de: Record<MessageKey, string> = {
   'error.sign-in': 'Dieses Terminal ist nicht richtig eingerichtet. Bitte Personal fragen.',
   'error.unknown': 'Etwas Unerwartetes ist passiert.',
   'shortcuts.hint': 'Tasten: F2 bar · F3 Karte · F4 Gutschein · F8 Bestellungen · Esc Warenkorb freigeben',
+  'staff.title': 'Personal-Ausgang',
+  'staff.pin': 'Personal-PIN',
+  'staff.exit': 'Kiosk beenden',
+  'staff.cancel': 'Abbrechen',
+  'staff.wrong': 'Falsche PIN.',
 };

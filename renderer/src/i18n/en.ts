@@ -94,6 +94,11 @@ export const en = {
   'error.sign-in': 'This terminal is not set up correctly. Please ask staff.',
   'error.unknown': 'Something unexpected happened.',
   'shortcuts.hint': 'Keys: F2 pay cash · F3 pay by card · F4 voucher · F8 orders · Esc release cart',
+  'staff.title': 'Staff exit',
+  'staff.pin': 'Staff PIN',
+  'staff.exit': 'Exit the kiosk',
+  'staff.cancel': 'Cancel',
+  'staff.wrong': 'Wrong PIN.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -95,4 +95,9 @@ export const fr: Record<MessageKey, string> = {
   'error.sign-in': 'Ce terminal n’est pas configuré correctement. Demandez au personnel.',
   'error.unknown': 'Un problème inattendu est survenu.',
   'shortcuts.hint': 'Touches : F2 espèces · F3 carte · F4 code promo · F8 commandes · Échap libérer le panier',
+  'staff.title': 'Sortie du personnel',
+  'staff.pin': 'Code du personnel',
+  'staff.exit': 'Quitter la borne',
+  'staff.cancel': 'Annuler',
+  'staff.wrong': 'Code erroné.',
 };

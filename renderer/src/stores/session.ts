@@ -46,8 +46,8 @@ export const sessionStore = createStore<SessionState>()((set) => ({
 }));
 
 /** Settings from the URL (?mode=kiosk&lang=de&idle=20) win over the saved ones, which win over the defaults. */
-export function initSession(config: { testTokens: readonly string[] }, search: URLSearchParams): void {
-  const mode = search.get('mode') ?? saved('mode');
+export function initSession(config: { testTokens: readonly string[]; mode?: Mode; modeLocked?: boolean }, search: URLSearchParams): void {
+  const mode = config.modeLocked ? config.mode : (search.get('mode') ?? config.mode ?? saved('mode'));
   const language = search.get('lang') ?? saved('language');
   const idle = Number(search.get('idle'));
   sessionStore.setState({

@@ -11,6 +11,7 @@ import { EventList } from '../shared/EventList';
 import { startNewSale } from '../shared/new-sale';
 import { TicketPicker } from '../shared/TicketPicker';
 import { IdleGuard } from './IdleGuard';
+import { StaffExit } from './StaffExit';
 
 type Step = 'attract' | 'event' | 'tickets' | 'extras' | 'pay';
 
@@ -33,6 +34,7 @@ export function Kiosk() {
   if (step === 'attract') {
     return (
       <main className="kiosk attract">
+        <StaffExit />
         <h2>{t('kiosk.welcome')}</h2>
         <button type="button" className="primary huge" onClick={() => setStep('event')}>
           {t('kiosk.start')}
@@ -50,6 +52,7 @@ export function Kiosk() {
   return (
     <main className="kiosk">
       <IdleGuard idleSeconds={idleSeconds} paused={paying} onTimeout={startOver} />
+      <StaffExit />
       {order ? (
         <Confirmation order={order} onNewSale={startOver} />
       ) : (

@@ -1,0 +1,112 @@
+import { app, ipcMain, type BrowserWindow } from 'electron';
+import { join } from 'node:path';
+import pino from 'pino';
+import { startEngine, type RunningEngine } from '../engine/start';
+import { installSecurity } from './security';
+import { loadSettings, type Settings } from './settings';
+import { verifyPin } from './staff-pin';
+import { createMainWindow } from './window';
+
+/**
+ * The desktop app's main process: lifecycle only. It starts the same engine `npm run serve` starts (on
+ * 127.0.0.1, or the LAN host of the settings), with its database in the user-data folder and its logs in a
+ * file there, or uses another terminal's engine; then opens the UI in one locked-down window.
+ */
+
+// Tests and portable installs may point the app at another user-data folder.
+if (process.env.KASSA_USER_DATA) app.setPath('userData', process.env.KASSA_USER_DATA);
+const userData = app.getPath('userData');
+const logger = pino(
+  { redact: ['req.headers["x-svc-api-key"]', 'req.headers.authorization'] },
+  pino.destination({ dest: join(userData, 'logs', 'kassa.log'), mkdir: true, sync: false }),
+);
+
+let engine: RunningEngine | undefined;
+let window: BrowserWindow | undefined;
+let quitting = false;
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    if (window?.isMinimized()) window.restore();
+    window?.focus();
+  });
+  app.whenReady().then(start).catch(fail);
+}
+
+async function start(): Promise<void> {
+  const settings = loadSettings(join(userData, 'settings.json'));
+  const target = settings.remote ? remoteTarget(settings) : await localTarget(settings);
+  installSecurity([new URL(target.url).origin]);
+
+  ipcMain.handle('kassa:config', (event) => {
+    if (new URL(event.senderFrame?.url ?? 'about:blank').origin !== new URL(target.url).origin) return undefined;
+    return { ...target.config, mode: settings.mode, modeLocked: settings.mode === 'kiosk' };
+  });
+  ipcMain.handle('kassa:staff-exit', (_event, pin: unknown) => {
+    if (typeof pin !== 'string' || !verifyPin(pin, settings.staffPinHash)) {
+      logger.warn('staff exit refused: wrong PIN');
+      return false;
+    }
+    logger.info('staff exit');
+    quitting = true;
+    app.quit();
+    return true;
+  });
+
+  window = createMainWindow({
+    url: target.url,
+    kiosk: settings.mode === 'kiosk',
+    preload: join(import.meta.dirname, 'preload.cjs'),
+    logger,
+    mayClose: () => quitting,
+  });
+  logger.info({ url: target.url, mode: settings.mode, remote: Boolean(settings.remote) }, 'window opened');
+}
+
+async function localTarget(settings: Settings) {
+  const appRoot = app.getAppPath();
+  engine = await startEngine({
+    dataDir: join(userData, 'data'),
+    port: settings.port,
+    host: settings.lan?.host ?? '127.0.0.1',
+    allowedHosts: settings.lan?.allowedHosts ?? [],
+    uiDir: join(appRoot, 'dist', 'renderer'),
+    migrationsDir: join(appRoot, 'engine', 'store', 'migrations'),
+    logger,
+  });
+  if (!engine.ui) throw new Error('the UI is missing from this build (dist/renderer)');
+  // The window always talks to its own engine over loopback, also when the engine serves the LAN.
+  const url = engine.ui.url.replace(/^http:\/\/(0\.0\.0\.0|\[::\])/, 'http://127.0.0.1');
+  return { url, config: engine.ui.config };
+}
+
+function remoteTarget(settings: Settings) {
+  const remote = settings.remote;
+  if (!remote) throw new Error('no remote engine configured');
+  return { url: `${remote.url}/`, config: { apiKey: remote.apiKey, apiBase: `${remote.url}/api/v3`, testTokens: [] } };
+}
+
+app.on('window-all-closed', () => app.quit());
+
+// The engine and its database close before the process ends.
+app.on('will-quit', (event) => {
+  const running = engine;
+  if (!running) return;
+  engine = undefined;
+  event.preventDefault();
+  running.close().then(
+    () => app.quit(),
+    (error: unknown) => {
+      logger.error({ err: error }, 'engine did not close cleanly');
+      app.exit(1);
+    },
+  );
+});
+
+function fail(error: unknown): void {
+  logger.fatal({ err: error }, 'could not start');
+  console.error(`Kassa could not start: ${error instanceof Error ? error.message : String(error)}`);
+  app.exit(1);
+}

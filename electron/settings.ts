@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * The desktop app's settings: `settings.json` in the app's user-data folder, written by venue IT.
+ *
+ * { "mode": "boxOffice" | "kiosk",          // kiosk: full-screen kiosk window, staff exit by PIN
+ *   "staffPinHash": "scrypt$…",             // from `npm run staff-pin -- 1234`; kiosk mode needs one
+ *   "port": 0,                              // the local engine's port (0: a free one)
+ *   "lan": { "host": "0.0.0.0", "allowedHosts": ["till-1.venue.lan"] },   // serve this engine on the LAN
+ *   "remote": { "url": "http://till-1.venue.lan:8787", "apiKey": "kassa_…" } // use another terminal's engine
+ * }
+ */
+export interface Settings {
+  readonly mode: 'boxOffice' | 'kiosk';
+  readonly staffPinHash: string | undefined;
+  readonly port: number;
+  readonly lan: { readonly host: string; readonly allowedHosts: readonly string[] } | undefined;
+  readonly remote: { readonly url: string; readonly apiKey: string } | undefined;
+}
+
+export const DEFAULT_SETTINGS: Settings = { mode: 'boxOffice', staffPinHash: undefined, port: 0, lan: undefined, remote: undefined };
+
+export class SettingsError extends Error {}
+
+/** Reads settings; a missing file means the defaults, a broken one is an error naming the field. */
+export function loadSettings(path: string): Settings {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return DEFAULT_SETTINGS; // no settings file yet: a box-office terminal with its own engine
+  }
+  return parseSettings(text);
+}
+
+export function parseSettings(text: string): Settings {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new SettingsError(`settings.json is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new SettingsError('settings.json must hold an object');
+  const value = raw as Record<string, unknown>;
+  const mode = value.mode ?? 'boxOffice';
+  if (mode !== 'boxOffice' && mode !== 'kiosk') throw new SettingsError('settings.mode must be "boxOffice" or "kiosk"');
+  const staffPinHash = optionalString(value.staffPinHash, 'staffPinHash');
+  if (mode === 'kiosk' && !staffPinHash) throw new SettingsError('kiosk mode needs settings.staffPinHash (npm run staff-pin -- PIN)');
+  const port = value.port ?? 0;
+  if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) throw new SettingsError('settings.port must be 0–65535');
+  return { mode, staffPinHash, port, lan: parseLan(value.lan), remote: parseRemote(value.remote) };
+}
+
+function parseLan(value: unknown): Settings['lan'] {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null) throw new SettingsError('settings.lan must be an object');
+  const lan = value as Record<string, unknown>;
+  const host = optionalString(lan.host, 'lan.host') ?? '0.0.0.0';
+  const allowedHosts = lan.allowedHosts ?? [];
+  if (!Array.isArray(allowedHosts) || !allowedHosts.every((name) => typeof name === 'string')) throw new SettingsError('settings.lan.allowedHosts must list host names');
+  return { host, allowedHosts };
+}
+
+function parseRemote(value: unknown): Settings['remote'] {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null) throw new SettingsError('settings.remote must be an object');
+  const remote = value as Record<string, unknown>;
+  const url = optionalString(remote.url, 'remote.url');
+  const apiKey = optionalString(remote.apiKey, 'remote.apiKey');
+  if (!url || !URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new SettingsError('settings.remote.url must be an http(s) URL');
+  if (!apiKey) throw new SettingsError('settings.remote.apiKey is required: a remote engine needs a key');
+  return { url: new URL(url).origin, apiKey };
+}
+
+function optionalString(value: unknown, name: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.length === 0) throw new SettingsError(`settings.${name} must be a non-empty string`);
+  return value;
+}
