@@ -1,6 +1,5 @@
 import { BrowserWindow, type Event, type Input } from 'electron';
 import type { Logger } from 'pino';
-import { mainWindowOptions } from './window-options';
 
 /**
  * The main window. In kiosk mode it is full-screen with no menu and cannot be closed but through the staff
@@ -8,7 +7,35 @@ import { mainWindowOptions } from './window-options';
  * cart from session storage, so the hold is not lost.
  */
 export function createMainWindow(options: { url: string; kiosk: boolean; preload: string; logger: Logger; mayClose: () => boolean }): BrowserWindow {
-  const window = new BrowserWindow(mainWindowOptions({ kiosk: options.kiosk, preload: options.preload }));
+  // Locked down per Electron's security checklist; written as a literal so static scanners see it too.
+  const window = new BrowserWindow({
+    width: 1366,
+    height: 768,
+    minWidth: 1024,
+    minHeight: 700,
+    show: false,
+    backgroundColor: '#f2f4f7',
+    title: 'Kassa',
+    autoHideMenuBar: true,
+    kiosk: options.kiosk,
+    fullscreen: options.kiosk,
+    webPreferences: {
+      preload: options.preload,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      experimentalFeatures: false,
+      disableBlinkFeatures: 'Auxclick',
+      navigateOnDragDrop: false,
+      spellcheck: false,
+      devTools: !options.kiosk,
+    },
+  });
   if (options.kiosk) window.setMenu(null);
   window.once('ready-to-show', () => window.show());
   window.on('close', (event) => {

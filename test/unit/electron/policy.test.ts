@@ -1,0 +1,74 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isAllowedNavigation } from '../../../electron/navigation';
+import { DEFAULT_SETTINGS, loadSettings, parseSettings, SettingsError } from '../../../electron/settings';
+import { hashPin, verifyPin } from '../../../electron/staff-pin';
+
+describe('navigation policy', () => {
+  const engine = ['http://127.0.0.1:41234'];
+  it.each([
+    ['http://127.0.0.1:41234/', true],
+    ['http://127.0.0.1:41234/psp/challenges/chl_x', true],
+    ['http://127.0.0.1:41235/', false],
+    ['http://localhost:41234/', false],
+    ['https://evil.example/', false],
+    ['file:///etc/passwd', false],
+    ['javascript:alert(1)', false],
+    ['data:text/html,hi', false],
+    ['not a url', false],
+  ])('%s → %s', (url, allowed) => expect(isAllowedNavigation(url, engine)).toBe(allowed));
+});
+
+describe('staff PIN', () => {
+  it('is stored as a salted scrypt hash and verified in constant time', () => {
+    const stored = hashPin('2468');
+    expect(stored).toMatch(/^scrypt\$[\w-]+\$[\w-]+$/);
+    expect(stored).not.toContain('2468');
+    expect(hashPin('2468')).not.toBe(stored); // salted
+    expect(verifyPin('2468', stored)).toBe(true);
+    expect(verifyPin('2469', stored)).toBe(false);
+    expect(verifyPin('', stored)).toBe(false);
+    expect(verifyPin('2468', undefined)).toBe(false);
+    expect(verifyPin('2468', 'plain$2468')).toBe(false);
+  });
+  it.each(['12', 'abcd', '1234567890123'])('refuses %j as a PIN', (pin) => expect(() => hashPin(pin)).toThrow());
+});
+
+describe('settings.json', () => {
+  it('defaults to a box office with its own engine when there is no file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kassa-settings-'));
+    try {
+      expect(loadSettings(join(dir, 'settings.json'))).toEqual(DEFAULT_SETTINGS);
+      writeFileSync(join(dir, 'settings.json'), JSON.stringify({ mode: 'boxOffice', port: 8787 }));
+      expect(loadSettings(join(dir, 'settings.json'))).toMatchObject({ mode: 'boxOffice', port: 8787 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads kiosk, LAN and remote settings', () => {
+    const pin = hashPin('1234');
+    expect(parseSettings(JSON.stringify({ mode: 'kiosk', staffPinHash: pin }))).toMatchObject({ mode: 'kiosk', staffPinHash: pin });
+    expect(parseSettings(JSON.stringify({ lan: { allowedHosts: ['till-1.venue.lan'] } })).lan).toEqual({ host: '0.0.0.0', allowedHosts: ['till-1.venue.lan'] });
+    expect(parseSettings(JSON.stringify({ remote: { url: 'http://till-1.venue.lan:8787/x', apiKey: 'kassa_k' } })).remote).toEqual({
+      url: 'http://till-1.venue.lan:8787',
+      apiKey: 'kassa_k',
+    });
+  });
+
+  it.each([
+    ['not json', 'not JSON'],
+    ['[]', 'object'],
+    ['{"mode":"cinema"}', 'settings.mode'],
+    ['{"mode":"kiosk"}', 'staffPinHash'],
+    ['{"port":70000}', 'settings.port'],
+    ['{"remote":{"url":"ftp://x","apiKey":"k"}}', 'remote.url'],
+    ['{"remote":{"url":"http://till-1:8787"}}', 'remote.apiKey'],
+    ['{"lan":{"allowedHosts":[1]}}', 'allowedHosts'],
+  ])('refuses %s, naming the problem', (text, problem) => {
+    expect(() => parseSettings(text)).toThrow(SettingsError);
+    expect(() => parseSettings(text)).toThrow(problem);
+  });
+});
