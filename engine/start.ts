@@ -8,12 +8,14 @@ import { demoCatalog } from './catalog/demo';
 import { buildApp } from './http/app';
 import { API_KEY_HEADER } from './http/auth';
 import { CatalogDocument } from './http/schemas/catalog';
+import type { UiConfig } from './http/routes/ui';
 import { immediate, openDatabase } from './store/db';
 import { createKeyRepo, type KeyRepo } from './store/key-repo';
 import { importCatalog } from './use-cases/catalog';
 import { createContext } from './use-cases/context';
 import { createSimulator } from './payments/simulator';
 import { settleOpenAttempts } from './use-cases/recover-payments';
+import { startSyncWorker, type SyncWorker } from './sync/worker';
 
 /** Options of `startEngine`, the one way the engine starts: `serve`, Electron and the tests alike. */
 export interface EngineOptions {
@@ -35,6 +37,8 @@ export interface EngineOptions {
   readonly now?: () => number;
   /** how often the sweeper tidies timed-out holds (correctness never waits for it) */
   readonly sweepIntervalMs?: number;
+  /** the upstream service to sync with (contract §1 --upstream, --upstream-key); absent: standalone */
+  readonly upstream?: { readonly url: string; readonly key: string; readonly pullIntervalMs?: number; readonly retryBaseMs?: number; readonly pollMs?: number };
   /** the simulated payment provider's answer latency (for demos and crash tests) */
   readonly paymentAnswerDelayMs?: number;
   /** the built UI to serve (default dist/renderer when it exists); false serves none */
@@ -46,10 +50,8 @@ export interface EngineOptions {
 export interface RunningEngine {
   readonly url: string;
   readonly port: number;
-  /** where the UI opens, when one is served */
-  readonly uiUrl: string | undefined;
-  /** the API key this start made for the UI (Electron's preload hands it over) */
-  readonly uiKey: string | undefined;
+  /** the UI, when one is served: where it opens and its start-up config (Electron's preload hands it over) */
+  readonly ui: { readonly url: string; readonly config: UiConfig } | undefined;
   close(): Promise<void>;
 }
 
@@ -62,7 +64,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     const now = options.now ?? Date.now;
     let baseUrl = '';
     const simulator = createSimulator(db, { baseUrl: () => baseUrl, now, answerDelayMs: options.paymentAnswerDelayMs });
-    const ctx = createContext(db, { holdSeconds: options.holdSeconds ?? 900, now, payments: simulator.provider });
+    const ctx = createContext(db, { holdSeconds: options.holdSeconds ?? 900, now, payments: simulator.provider, syncing: options.upstream !== undefined });
+    let worker: SyncWorker | undefined;
     if (options.catalogFile !== undefined) importCatalog(ctx, readCatalogFile(options.catalogFile));
     else if (options.demo !== false && ctx.catalog.locations().length === 0) importCatalog(ctx, demoCatalog());
     // Before taking requests: what a crash left between the provider's answer and the order's commit.
@@ -76,6 +79,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       keys,
       ...(ui && { ui }),
       simulator,
+      sync: () => worker,
       logger,
       rateLimit: options.rateLimit ?? 50,
       allowedHosts: options.allowedHosts ?? [],
@@ -93,16 +97,17 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
         ctx.checkout.purgeKeys(ctx.now());
       });
     const sweeper = setInterval(sweep, options.sweepIntervalMs ?? 30_000);
+    if (options.upstream) worker = startSyncWorker(ctx, options.upstream, logger);
     sweeper.unref();
     let closed: Promise<void> | undefined;
     return {
       url,
       port,
-      uiUrl: ui ? `${url}/` : undefined,
-      uiKey: ui?.config.apiKey,
+      ui: ui && { url: `${url}/`, config: ui.config },
       close: () => {
         closed ??= (async () => {
           clearInterval(sweeper);
+          await worker?.stop();
           await app.close();
           db.close();
         })();
@@ -123,7 +128,9 @@ function uiFor(uiDir: string | false | undefined, keys: KeyRepo, testTokens: rea
   const root = uiDir === undefined ? DEFAULT_UI_DIR : uiDir;
   if (root === false || !existsSync(join(root, 'index.html'))) return undefined;
   keys.revokeNamed(UI_KEY_NAME);
-  const { key } = keys.create(UI_KEY_NAME, ['catalog:read', 'carts:write', 'orders:read', 'orders:write']);
+  // The box office's conflict inbox and the header's sync status need `admin`; the key never leaves this
+  // machine's own origin (see routes/ui.ts).
+  const { key } = keys.create(UI_KEY_NAME, ['catalog:read', 'carts:write', 'orders:read', 'orders:write', 'admin']);
   return { root, config: { apiKey: key, apiBase: '/api/v3', testTokens } };
 }
 

@@ -18,6 +18,8 @@ export function parseServeArgs(argv: readonly string[]) {
       'upstream-key': { type: 'string' },
       'log-level': { type: 'string', default: 'info' },
       'psp-answer-delay-ms': { type: 'string', default: '0' },
+      'sync-pull-seconds': { type: 'string', default: '60' },
+      'sync-retry-ms': { type: 'string', default: '1000' },
     },
   });
   return {
@@ -29,8 +31,10 @@ export function parseServeArgs(argv: readonly string[]) {
     holdSeconds: wholeNumber('--hold-seconds', values['hold-seconds'], 7 * 24 * 3600, 1),
     rateLimit: wholeNumber('--rate-limit', values['rate-limit'], 1_000_000),
     allowedHosts: values['allow-host'],
-    upstream: values.upstream,
-    upstreamKey: values['upstream-key'],
+    upstream: upstreamOf(values.upstream, values['upstream-key'], {
+      pullIntervalMs: wholeNumber('--sync-pull-seconds', values['sync-pull-seconds'], 86_400, 1) * 1000,
+      retryBaseMs: wholeNumber('--sync-retry-ms', values['sync-retry-ms'], 60_000, 1),
+    }),
     logLevel: values['log-level'],
     paymentAnswerDelayMs: wholeNumber('--psp-answer-delay-ms', values['psp-answer-delay-ms'], 600_000),
   };
@@ -43,6 +47,13 @@ function wholeNumber(flag: string, text: string, max: number, min = 0): number {
 }
 
 export class UsageError extends Error {}
+
+function upstreamOf(url: string | undefined, key: string | undefined, tuning: { pullIntervalMs: number; retryBaseMs: number }) {
+  if (url === undefined && key === undefined) return undefined;
+  if (!url || !key) throw new UsageError('--upstream and --upstream-key go together');
+  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new UsageError(`--upstream takes an http(s) URL, not "${url}"`);
+  return { url, key, pollMs: Math.min(1000, tuning.retryBaseMs), ...tuning };
+}
 
 /** node:util parseArgs, with its errors (unknown option, missing value) turned into one-line usage errors. */
 export function strictParse<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {

@@ -10,16 +10,14 @@ import { parseServeArgs, UsageError } from './args';
  */
 async function main(): Promise<void> {
   const args = parseServeArgs(process.argv.slice(2));
-  if (args.upstream !== undefined || args.upstreamKey !== undefined) {
-    console.warn('note: --upstream and --upstream-key are accepted but sync is not built yet; running standalone');
-  }
   const logger = pino(
     { level: args.logLevel, redact: [`req.headers["${API_KEY_HEADER}"]`, 'req.headers.authorization'] },
     pino.destination(2),
   );
   const engine = await startEngine({ ...args, logger });
   console.log(`listening on ${engine.url}`);
-  console.log(engine.uiUrl ? `ui: ${engine.uiUrl}` : 'ui: not built — run `npm run build`, then start again (the API is at /api/v3)');
+  console.log(engine.ui ? `ui: ${engine.ui.url}` : 'ui: not built — run `npm run build`, then start again (the API is at /api/v3)');
+  if (args.upstream) console.log(`sync: upstream ${args.upstream.url}`);
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -13,6 +13,8 @@ import { cartRoutes } from './routes/carts';
 import { catalogRoutes } from './routes/catalog';
 import { systemRoutes } from './routes/system';
 import { orderRoutes } from './routes/orders';
+import { syncRoutes } from './routes/sync';
+import type { SyncSource } from '../use-cases/sync-status';
 import { pspRoutes } from './routes/psp';
 import type { Simulator } from '../payments/simulator';
 import { uiRoutes, type UiConfig } from './routes/ui';
@@ -22,6 +24,8 @@ export interface AppOptions {
   readonly ctx: EngineContext;
   readonly keys: KeyRepo;
   readonly simulator: Simulator;
+  /** the sync worker, once started (absent when standalone) */
+  readonly sync: () => SyncSource | undefined;
   readonly logger: FastifyBaseLogger;
   /** requests per second per API key (burst the same); 0 turns limiting off */
   readonly rateLimit: number;
@@ -69,6 +73,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(cartItemRoutes, { ctx: options.ctx });
       await api.register(voucherRoutes, { ctx: options.ctx });
       await api.register(orderRoutes, { ctx: options.ctx });
+      await api.register(syncRoutes, { ctx: options.ctx, worker: options.sync });
     },
     { prefix: '/api/v3' },
   );

@@ -12,6 +12,7 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     apiKeyId?: string;
+    apiKeyScopes?: readonly string[];
   }
 }
 
@@ -26,5 +27,6 @@ export function installAuth(app: FastifyInstance, keys: KeyRepo): void {
     if (!key) throw new EngineError('INVALID_API_KEY');
     if (!grants(key.scopes, needed)) throw new EngineError('INSUFFICIENT_PERMISSIONS', { details: { requiredScope: needed } });
     request.apiKeyId = key.id;
+    request.apiKeyScopes = key.scopes;
   });
 }

@@ -16,7 +16,7 @@ export interface AttemptRow {
   cartId: string;
   apiKeyId: string;
   idempotencyKey: string;
-  method: 'card' | 'cash';
+  method: 'card' | 'cash' | 'external';
   amount: number;
   currency: string;
   request: string;

@@ -16,6 +16,7 @@ export async function cancelOrder(ctx: EngineContext, orderId: string): Promise<
     if (order.status === 'cancelled') return { refund: undefined };
     const payment = { ...(JSON.parse(order.payment) as PaymentView), status: 'refunded', refundedAt: new Date(now).toISOString() };
     ctx.orders.cancel(order, now, payment);
+    if (ctx.syncing) ctx.outbox.add('cancel', order.id, now);
     const attempt = ctx.checkout.attemptForOrder(order.id);
     if (!attempt) return { refund: undefined };
     ctx.checkout.releaseVouchers(attempt.id);

@@ -3,6 +3,7 @@ import type { Money } from '../domain/money';
 import type { PaymentRequest, PlaceOrderBody } from '../http/schemas/order';
 import type { AttemptRow } from '../store/checkout-repo';
 import { immediate } from '../store/db';
+import { grants } from '../domain/scopes';
 import { liveCart } from './cart-access';
 import { cartView } from './cart-view';
 import type { EngineContext } from './context';
@@ -16,6 +17,7 @@ import type { EngineContext } from './context';
 
 export interface CheckoutRequest {
   readonly apiKeyId: string;
+  readonly apiKeyScopes: readonly string[];
   readonly idempotencyKey: string;
   readonly body: PlaceOrderBody;
 }
@@ -44,7 +46,7 @@ export function beginCheckout(ctx: EngineContext, request: CheckoutRequest, now:
     if (body.expectedTotal.amount !== total.amount || body.expectedTotal.currency !== total.currency) {
       throw new EngineError('EXPECTED_TOTAL_MISMATCH', { param: 'expectedTotal', details: { total } });
     }
-    const payment = checkPayment(body.payment, total);
+    const payment = checkPayment(body.payment, total, request.apiKeyScopes);
     const attempt = {
       id: ctx.newId('pay'),
       cartId: cart.id,
@@ -64,7 +66,17 @@ export function beginCheckout(ctx: EngineContext, request: CheckoutRequest, now:
 }
 
 /** The payment fields that go with each method; what is kept of them (a token, never a card number). */
-function checkPayment(payment: PaymentRequest, total: Money): StoredPayment {
+function checkPayment(payment: PaymentRequest, total: Money, scopes: readonly string[]): StoredPayment {
+  if (payment.method !== 'external' && payment.reference !== undefined) {
+    throw new EngineError('INVALID_FIELD_VALUE', { param: 'payment.reference', details: { reason: 'external_only' } });
+  }
+  if (payment.method === 'external') {
+    if (!grants(scopes, 'orders:import')) throw new EngineError('INSUFFICIENT_PERMISSIONS', { param: 'payment.method', details: { requiredScope: 'orders:import' } });
+    if (payment.reference === undefined) throw new EngineError('MISSING_REQUIRED_FIELD', { param: 'payment.reference' });
+    const stray = (['token', 'authenticationResult', 'tendered'] as const).find((field) => payment[field] !== undefined);
+    if (stray) throw new EngineError('INVALID_FIELD_VALUE', { param: `payment.${stray}`, details: { reason: 'not_for_external' } });
+    return { reference: payment.reference };
+  }
   if (payment.method === 'card') {
     if (payment.token === undefined) throw new EngineError('MISSING_REQUIRED_FIELD', { param: 'payment.token' });
     if (payment.tendered !== undefined) throw new EngineError('INVALID_FIELD_VALUE', { param: 'payment.tendered', details: { reason: 'cash_only' } });
@@ -85,6 +97,7 @@ function checkPayment(payment: PaymentRequest, total: Money): StoredPayment {
 }
 
 export interface StoredPayment {
+  reference?: string;
   token?: string;
   authenticationResult?: string;
   tendered?: Money;

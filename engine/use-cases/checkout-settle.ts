@@ -68,6 +68,7 @@ function createOrder(ctx: EngineContext, attempt: AttemptRow, now: number): Sett
   };
   ctx.orders.insert(row, tickets, giftCards);
   ctx.checkout.setAttempt(attempt.id, 'captured', orderId);
+  if (ctx.syncing) ctx.outbox.add('order', orderId, now);
   const order = orderView({ ...row, status: 'confirmed', cancelledAt: null }, tickets, giftCards.map((card) => ({ ...card, status: 'active' })));
   ctx.checkout.finishKey(attempt.apiKeyId, attempt.idempotencyKey, 'completed', 201, order);
   return { order };
@@ -79,6 +80,7 @@ function paymentView(attempt: AttemptRow): PaymentView {
   if (attempt.method === 'card') {
     return { method: 'card', status: 'captured', amount, reference: attempt.id, authenticated: request.authenticationResult !== undefined };
   }
+  if (attempt.method === 'external') return { method: 'external', status: 'captured', amount, reference: request.reference ?? '' };
   const tendered = request.tendered ?? amount;
   return { method: 'cash', status: 'captured', amount, tendered, change: { amount: tendered.amount - amount.amount, currency: amount.currency } };
 }

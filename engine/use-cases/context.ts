@@ -5,6 +5,7 @@ import { createCartRepo } from '../store/cart-repo';
 import { createCatalogWriter } from '../store/catalog-writer';
 import { createCheckoutRepo } from '../store/checkout-repo';
 import { createOrderRepo } from '../store/order-repo';
+import { createOutboxRepo } from '../store/outbox-repo';
 import type { PaymentProvider } from '../payments/provider';
 
 /** Everything a use case needs, built once per engine: the database, its prepared repositories, a clock. */
@@ -15,6 +16,9 @@ export interface EngineContext {
   readonly writeCatalog: ReturnType<typeof createCatalogWriter>;
   readonly checkout: ReturnType<typeof createCheckoutRepo>;
   readonly orders: ReturnType<typeof createOrderRepo>;
+  readonly outbox: ReturnType<typeof createOutboxRepo>;
+  /** an upstream is configured: every order and cancellation also goes into the sync outbox */
+  readonly syncing: boolean;
   readonly payments: PaymentProvider;
   /** idempotency keys whose request is running in this process right now */
   readonly inFlight: Set<string>;
@@ -24,7 +28,7 @@ export interface EngineContext {
   readonly newId: (prefix: 'crt' | 'itm' | 'ord' | 'pay' | 'tkt') => string;
 }
 
-export function createContext(db: Db, options: { holdSeconds: number; now: () => number; payments: PaymentProvider }): EngineContext {
+export function createContext(db: Db, options: { holdSeconds: number; now: () => number; payments: PaymentProvider; syncing?: boolean }): EngineContext {
   return {
     db,
     catalog: createCatalogRepo(db),
@@ -32,6 +36,8 @@ export function createContext(db: Db, options: { holdSeconds: number; now: () =>
     writeCatalog: createCatalogWriter(db),
     checkout: createCheckoutRepo(db),
     orders: createOrderRepo(db),
+    outbox: createOutboxRepo(db),
+    syncing: options.syncing ?? false,
     payments: options.payments,
     inFlight: new Set(),
     now: options.now,

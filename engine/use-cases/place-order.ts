@@ -17,7 +17,13 @@ export type PlaceOrderResult =
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
-export async function placeOrder(ctx: EngineContext, apiKeyId: string, idempotencyKey: string | undefined, body: PlaceOrderBody): Promise<PlaceOrderResult> {
+export async function placeOrder(
+  ctx: EngineContext,
+  apiKey: { id: string; scopes: readonly string[] },
+  idempotencyKey: string | undefined,
+  body: PlaceOrderBody,
+): Promise<PlaceOrderResult> {
+  const apiKeyId = apiKey.id;
   if (idempotencyKey === undefined || !UUID_V4.test(idempotencyKey)) {
     throw new EngineError('INVALID_IDEMPOTENCY_KEY', { param: 'Idempotency-Key' });
   }
@@ -25,7 +31,7 @@ export async function placeOrder(ctx: EngineContext, apiKeyId: string, idempoten
   const flight = `${apiKeyId}\n${key}`;
   if (ctx.inFlight.has(flight)) throw new EngineError('IDEMPOTENCY_KEY_IN_PROGRESS');
 
-  const start = beginCheckout(ctx, { apiKeyId, idempotencyKey: key, body }, ctx.now());
+  const start = beginCheckout(ctx, { apiKeyId, apiKeyScopes: apiKey.scopes, idempotencyKey: key, body }, ctx.now());
   if (start.kind === 'replay') return replay(start.status, start.body);
 
   ctx.inFlight.add(flight);
@@ -45,7 +51,8 @@ export async function placeOrder(ctx: EngineContext, apiKeyId: string, idempoten
  * the answer is 502, a retry with the same key asks again under the same reference, and so does a restart.
  */
 export async function charge(ctx: EngineContext, attempt: AttemptRow): Promise<ChargeOutcome> {
-  if (attempt.method === 'cash') return { status: 'approved' };
+  // Cash was taken at the desk; an external payment was taken where the order was first sold.
+  if (attempt.method === 'cash' || attempt.method === 'external') return { status: 'approved' };
   const payment = JSON.parse(attempt.request) as StoredPayment;
   try {
     return await ctx.payments.charge({

@@ -17,7 +17,7 @@ export async function settleOpenAttempts(ctx: EngineContext): Promise<{ orders: 
       counts.refunds += 1;
       continue;
     }
-    const charged = attempt.method === 'cash' || (await ctx.payments.status(attempt.id)) === 'approved';
+    const charged = attempt.method !== 'card' || (await ctx.payments.status(attempt.id)) === 'approved';
     const outcome: ChargeOutcome = charged ? { status: 'approved' } : { status: 'unavailable' };
     const settled = settleCheckout(ctx, attempt, outcome, ctx.now());
     if (settled.refund !== undefined) await ctx.payments.refund(settled.refund);

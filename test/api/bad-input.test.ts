@@ -334,7 +334,7 @@ const routeCases: Case[] = [
   { name: 'GET /api/v3/carts/{id}/vouchers', method: 'GET', path: '/carts/:cart/vouchers', status: 404, code: 'RESOURCE_NOT_FOUND' },
   { name: 'DELETE /api/v3/locations', method: 'DELETE', path: '/locations', status: 404, code: 'RESOURCE_NOT_FOUND' },
   { name: 'POST /api/v3/events', method: 'POST', path: '/events', body: {}, status: 404, code: 'RESOURCE_NOT_FOUND' },
-  { name: 'GET /api/v3/catalog', method: 'GET', path: '/catalog', status: 404, code: 'RESOURCE_NOT_FOUND' },
+  { name: 'DELETE /api/v3/catalog', method: 'DELETE', path: '/catalog', status: 404, code: 'RESOURCE_NOT_FOUND' },
   { name: 'POST /api/v3/health', method: 'POST', path: '/health', body: {}, status: 404, code: 'RESOURCE_NOT_FOUND' },
   { name: 'PROPFIND /api/v3/locations', method: 'PROPFIND', path: '/locations', status: 404, code: 'RESOURCE_NOT_FOUND' },
   { name: 'GET /api/v3/occurrences/{unknown}/inventory', method: 'GET', path: '/occurrences/nope/inventory', status: 404, code: 'RESOURCE_NOT_FOUND', param: 'occurrenceId' },

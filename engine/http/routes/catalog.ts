@@ -4,6 +4,7 @@ import { CatalogDocument, CatalogImportResult, EventView, InventoryView, Locatio
 import { CurrencyQuery, Id, replies } from '../schemas/common';
 import { importCatalog, listEvents, listLocations, occurrenceInventory } from '../../use-cases/catalog';
 import type { EngineContext } from '../../use-cases/context';
+import { exportCatalog } from '../../use-cases/export-catalog';
 
 const read = { scope: 'catalog:read' } as const;
 const tags = ['catalog'];
@@ -18,6 +19,10 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = 
     },
     async (request) => ({ data: importCatalog(ctx, request.body) }),
   );
+
+  app.get('/catalog', { config: read, schema: { tags, summary: 'The catalog document (contract §2), to serve as another engine\'s upstream', response: replies(200, CatalogDocument) } }, async () => ({
+    data: exportCatalog(ctx),
+  }));
 
   app.get('/locations', { config: read, schema: { tags, summary: 'List locations with their currencies', response: replies(200, Type.Array(LocationView)) } }, async () => ({
     data: listLocations(ctx),

@@ -23,7 +23,8 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = as
     { config: write, schema: { tags, summary: 'Check out a cart', headers: IdempotencyHeaders, body: PlaceOrderBody, response: replies(201, Order) } },
     async (request, reply) => {
       if (request.apiKeyId === undefined) throw new EngineError('INVALID_API_KEY');
-      const result = await placeOrder(ctx, request.apiKeyId, request.headers['idempotency-key'], request.body);
+      const apiKey = { id: request.apiKeyId, scopes: request.apiKeyScopes ?? [] };
+      const result = await placeOrder(ctx, apiKey, request.headers['idempotency-key'], request.body);
       if (result.replayed) reply.header('idempotent-replayed', 'true');
       if ('error' in result) return sendError(reply, result.error);
       return reply.code(201).send({ data: result.order });

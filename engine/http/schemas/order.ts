@@ -8,7 +8,10 @@ const strict = { additionalProperties: false } as const;
 
 export const PaymentRequest = Type.Object(
   {
-    method: Type.Union([Type.Literal('card'), Type.Literal('cash')]),
+    method: Type.Union([Type.Literal('card'), Type.Literal('cash'), Type.Literal('external')], {
+      description: 'external: paid elsewhere already (a syncing terminal); needs the orders:import scope',
+    }),
+    reference: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'external: where it was paid (the terminal\'s order id)' })),
     token: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'card: a payment token, never a card number' })),
     authenticationResult: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'card: the result of a 3-D Secure challenge' })),
     tendered: Type.Optional(NonNegativeMoney),
@@ -21,7 +24,7 @@ export const PlaceOrderBody = Type.Object({ cartId: Id, expectedTotal: Money, pa
 export type PlaceOrderBody = Static<typeof PlaceOrderBody>;
 
 export const PaymentView = Type.Object({
-  method: Type.Union([Type.Literal('card'), Type.Literal('cash')]),
+  method: Type.Union([Type.Literal('card'), Type.Literal('cash'), Type.Literal('external')]),
   status: Type.Union([Type.Literal('captured'), Type.Literal('refunded')]),
   amount: Money,
   reference: Type.Optional(Type.String()),

@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from './db';
+
+/** The sync outbox and the sync worker's small state. Every method runs in the caller's transaction. */
+
+export interface OutboxRow {
+  id: number;
+  kind: 'order' | 'cancel';
+  orderId: string;
+  state: 'pending' | 'delivered' | 'conflict' | 'resolved';
+  idempotencyKey: string;
+  upstreamCartId: string | null;
+  upstreamOrderId: string | null;
+  attempts: number;
+  nextAttemptAt: number;
+  lastError: string | null;
+  conflictCode: string | null;
+  conflictMessage: string | null;
+  conflictAt: number | null;
+  resolvedNote: string | null;
+  createdAt: number;
+}
+
+const COLUMNS = `id, kind, order_id AS orderId, state, idempotency_key AS idempotencyKey, upstream_cart_id AS upstreamCartId,
+  upstream_order_id AS upstreamOrderId, attempts, next_attempt_at AS nextAttemptAt, last_error AS lastError,
+  conflict_code AS conflictCode, conflict_message AS conflictMessage, conflict_at AS conflictAt, resolved_note AS resolvedNote,
+  created_at AS createdAt`;
+
+export function createOutboxRepo(db: Db) {
+  const insert = db.prepare<[string, string, string, number]>('INSERT INTO outbox (kind, order_id, idempotency_key, created_at) VALUES (?, ?, ?, ?)');
+  const next = db.prepare<[], OutboxRow>(`SELECT ${COLUMNS} FROM outbox WHERE state = 'pending' ORDER BY id LIMIT 1`);
+  const byId = db.prepare<[number], OutboxRow>(`SELECT ${COLUMNS} FROM outbox WHERE id = ?`);
+  const orderEntry = db.prepare<[string], OutboxRow>(`SELECT ${COLUMNS} FROM outbox WHERE order_id = ? AND kind = 'order'`);
+  const conflicts = db.prepare<[], OutboxRow>(`SELECT ${COLUMNS} FROM outbox WHERE state = 'conflict' ORDER BY id`);
+  const waiting = db.prepare<[], { n: number }>(`SELECT COUNT(*) AS n FROM outbox WHERE state = 'pending'`);
+  const setCart = db.prepare<[string | null, number]>('UPDATE outbox SET upstream_cart_id = ? WHERE id = ?');
+  const deliver = db.prepare<[string | null, number, number]>(
+    "UPDATE outbox SET state = 'delivered', upstream_order_id = COALESCE(?, upstream_order_id), delivered_at = ?, last_error = NULL WHERE id = ?");
+  const retryLater = db.prepare<[number, string, number]>('UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE id = ?');
+  const conflict = db.prepare<[string, string, number, number]>(
+    "UPDATE outbox SET state = 'conflict', conflict_code = ?, conflict_message = ?, conflict_at = ?, attempts = attempts + 1 WHERE id = ?");
+  const requeue = db.prepare<[number]>("UPDATE outbox SET state = 'pending', attempts = 0, next_attempt_at = 0, last_error = NULL WHERE id = ? AND state = 'conflict'");
+  const resolve = db.prepare<[string, number]>("UPDATE outbox SET state = 'resolved', resolved_note = ? WHERE id = ? AND state = 'conflict'");
+  const getState = db.prepare<[string], { value: string }>('SELECT value FROM sync_state WHERE name = ?');
+  const putState = db.prepare<[string, string]>('INSERT INTO sync_state (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value');
+
+  return {
+    add: (kind: OutboxRow['kind'], orderId: string, now: number) => void insert.run(kind, orderId, randomUUID(), now),
+    next: () => next.get(),
+    get: (id: number) => byId.get(id),
+    orderEntry: (orderId: string) => orderEntry.get(orderId),
+    conflicts: () => conflicts.all(),
+    waiting: () => waiting.get()?.n ?? 0,
+    setUpstreamCart: (id: number, cartId: string | null) => void setCart.run(cartId, id),
+    delivered: (id: number, upstreamOrderId: string | null, now: number) => void deliver.run(upstreamOrderId, now, id),
+    retryLater: (id: number, at: number, error: string) => void retryLater.run(at, error.slice(0, 500), id),
+    conflict: (id: number, code: string, message: string, now: number) => void conflict.run(code, message.slice(0, 500), now, id),
+    requeue: (id: number) => requeue.run(id).changes > 0,
+    resolve: (id: number, note: string) => resolve.run(note, id).changes > 0,
+    state: (name: string) => getState.get(name)?.value,
+    setState: (name: string, value: string) => void putState.run(name, value),
+  };
+}
+
+export type OutboxRepo = ReturnType<typeof createOutboxRepo>;

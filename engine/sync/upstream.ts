@@ -1,0 +1,74 @@
+/**
+ * The upstream service through its own v3 interface (any server that speaks it). One call, one answer:
+ * retrying is the worker's decision. A network failure or timeout answers status 0.
+ */
+export interface UpstreamAnswer {
+  readonly status: number;
+  readonly body: unknown;
+  readonly retryAfter: number | undefined;
+}
+
+export interface UpstreamOptions {
+  readonly url: string;
+  readonly key: string;
+  readonly timeoutMs?: number;
+}
+
+export function createUpstream(options: UpstreamOptions) {
+  const base = `${options.url.replace(/\/+$/, '')}/api/v3`;
+  async function call(method: string, path: string, body?: unknown, idempotencyKey?: string): Promise<UpstreamAnswer> {
+    const headers: Record<string, string> = { 'x-svc-api-key': options.key, accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
+    try {
+      const response = await fetch(`${base}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
+      });
+      const text = await response.text();
+      const seconds = Number(response.headers.get('retry-after'));
+      return { status: response.status, body: text ? safeJson(text) : undefined, retryAfter: Number.isFinite(seconds) && seconds > 0 ? seconds : undefined };
+    } catch {
+      return { status: 0, body: undefined, retryAfter: undefined };
+    }
+  }
+  return {
+    url: options.url,
+    get: (path: string) => call('GET', path),
+    post: (path: string, body?: unknown, idempotencyKey?: string) => call('POST', path, body ?? {}, idempotencyKey),
+    patch: (path: string, body: unknown) => call('PATCH', path, body),
+    delete: (path: string) => call('DELETE', path),
+  };
+}
+
+export type Upstream = ReturnType<typeof createUpstream>;
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined; // not JSON (a proxy's error page): the status alone decides
+  }
+}
+
+/** The error code of an answer in the spec's envelope, if it is one. */
+export function errorOf(answer: UpstreamAnswer): { code: string; message: string; details: Record<string, unknown> } | undefined {
+  const body = answer.body;
+  if (typeof body !== 'object' || body === null || !('error' in body)) return undefined;
+  const error = body.error;
+  if (typeof error !== 'object' || error === null) return undefined;
+  const record = error as Record<string, unknown>;
+  return {
+    code: typeof record.code === 'string' ? record.code : 'UNKNOWN',
+    message: typeof record.message === 'string' ? record.message : '',
+    details: typeof record.details === 'object' && record.details !== null ? (record.details as Record<string, unknown>) : {},
+  };
+}
+
+/** `data` of a successful answer. */
+export function dataOf<T>(answer: UpstreamAnswer): T | undefined {
+  const body = answer.body;
+  return typeof body === 'object' && body !== null && 'data' in body ? (body.data as T) : undefined;
+}

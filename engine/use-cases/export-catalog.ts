@@ -1,0 +1,61 @@
+import type { CatalogDocument } from '../http/schemas/catalog';
+import { createCatalogReader } from '../store/catalog-reader';
+import type { EngineContext } from './context';
+import { groupBy } from './group-by';
+
+/**
+ * GET /api/v3/catalog: the catalog document of contract §2 as this engine holds it, so that one engine can
+ * be another's upstream. Importing it elsewhere reproduces the catalog (held and sold counts stay local).
+ */
+export function exportCatalog(ctx: EngineContext): CatalogDocument {
+  const read = createCatalogReader(ctx.db);
+  return ctx.db.transaction((): CatalogDocument => {
+    const iso = (ms: number | null) => (ms === null ? {} : { validUntil: new Date(ms).toISOString() });
+    const locations = read.locations().map(({ id, name, currencies }) => ({ id, name, currencies: parseStrings(currencies) }));
+    const baseOf = new Map(locations.map((location) => [location.id, location.currencies[0] ?? '']));
+    const extras = groupBy(read.extras(), (extra) => extra.eventId);
+    const occurrences = groupBy(read.occurrences(), (occurrence) => occurrence.eventId);
+    const areas = groupBy(read.areas(), (area) => area.occurrenceId);
+    const options = groupBy(read.options(), (option) => `${option.occurrenceId}\n${option.areaId}`);
+    const items = groupBy(read.items(), (item) => `${item.occurrenceId}\n${item.areaId}`);
+    return {
+      locations,
+      exchangeRates: read.rates().map(({ from, to, rate, validUntil }) => ({ from, to, rate, ...iso(validUntil) })),
+      events: read.events().map((event) => {
+        const money = (amount: number) => ({ amount, currency: baseOf.get(event.locationId) ?? '' });
+        const offered = extras.get(event.id) ?? [];
+        return {
+          ...event,
+          ...(offered.length > 0 && {
+            extras: offered.map(({ id, name, price, maxQuantity }) => ({ id, name, price: money(price), ...(maxQuantity !== null && { maxQuantity }) })),
+          }),
+          occurrences: (occurrences.get(event.id) ?? []).map((occurrence) => ({
+            id: occurrence.id,
+            startsAt: occurrence.startsAt,
+            onSale: occurrence.onSale === 1,
+            areas: (areas.get(occurrence.id) ?? []).map((area) => ({
+              id: area.id,
+              name: area.name,
+              seating: area.seating,
+              priceOptions: (options.get(`${occurrence.id}\n${area.id}`) ?? []).map(({ id, name, price }) => ({ id, name, price: money(price) })),
+              inventoryItems: (items.get(`${occurrence.id}\n${area.id}`) ?? []).map(({ id, label, capacity }) => ({ id, ...(label !== null && { label }), capacity })),
+            })),
+          })),
+        };
+      }),
+      vouchers: read.vouchers().map((voucher) => ({
+        code: voucher.code,
+        ...(voucher.percentOff !== null && { percentOff: Number(voucher.percentOff) }),
+        ...(voucher.amountOff !== null && voucher.amountOffCurrency !== null && { amountOff: { amount: voucher.amountOff, currency: voucher.amountOffCurrency } }),
+        ...iso(voucher.validUntil),
+        ...(voucher.maxRedemptions !== null && { maxRedemptions: voucher.maxRedemptions }),
+        ...(voucher.eventIds !== null && { eventIds: parseStrings(voucher.eventIds) }),
+      })),
+    };
+  })();
+}
+
+function parseStrings(json: string): string[] {
+  const parsed: unknown = JSON.parse(json);
+  return Array.isArray(parsed) ? parsed.filter((value): value is string => typeof value === 'string') : [];
+}
