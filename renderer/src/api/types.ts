@@ -4,6 +4,7 @@ import type { Cart as CartSchema, CreateCartBody as CreateCartSchema } from '../
 import type { EventView, InventoryView, LocationView } from '../../../engine/http/schemas/catalog';
 import type { MoneyBody } from '../../../engine/http/schemas/common';
 import type { Order as OrderSchema, PaymentRequest as PaymentSchema } from '../../../engine/http/schemas/order';
+import type { SyncConflict as SyncConflictSchema, SyncStatus as SyncStatusSchema } from '../../../engine/http/schemas/sync';
 
 export type Money = MoneyBody;
 export type Cart = CartSchema;
@@ -16,6 +17,8 @@ export type Area = Inventory['areas'][number];
 export type Location = LocationView;
 export type Order = OrderSchema;
 export type Payment = PaymentSchema;
+export type SyncStatus = SyncStatusSchema;
+export type SyncConflict = SyncConflictSchema;
 export type { Static };
 
 /** The error envelope of spec §7.1. */

@@ -23,8 +23,8 @@ export function Header({ t, online, waiting, mode, language, onMode, onLanguage 
       <h1 className="brand">{t('app.name')}</h1>
       <p className={`connectivity ${online === false ? 'is-offline' : 'is-online'}`} role="status">
         <span className="dot" aria-hidden="true" />
-        {status}
-        {waiting !== null && <span className="waiting"> · {t('conn.waiting', { count: waiting })}</span>}
+        <span className="state">{status}</span>
+        {waiting !== null && <span className="waiting"> · {t(waiting === 1 ? 'conn.waitingOne' : 'conn.waiting', { count: waiting })}</span>}
       </p>
       {mode === 'boxOffice' && (
         <label className="setting">

@@ -9,6 +9,7 @@ export const en = {
   'conn.offline': 'Offline',
   'conn.checking': 'Checking connection…',
   'conn.waiting': '{count} orders waiting to sync',
+  'conn.waitingOne': '1 order waiting to sync',
   'events.heading': 'Events',
   'events.loading': 'Loading events…',
   'occurrence.notOnSale': 'not on sale',
@@ -99,6 +100,16 @@ export const en = {
   'staff.exit': 'Exit the kiosk',
   'staff.cancel': 'Cancel',
   'staff.wrong': 'Wrong PIN.',
+  'sync.heading': 'Sync conflicts',
+  'sync.open': 'Sync conflicts ({count})',
+  'sync.empty': 'No conflicts: every order reached the upstream or waits to.',
+  'sync.order': 'Order {id}',
+  'sync.kind.order': 'sale',
+  'sync.kind.cancel': 'cancellation',
+  'sync.refused': 'Refused upstream: {code}',
+  'sync.retry': 'Send again',
+  'sync.note': 'Resolution note',
+  'sync.resolve': 'Mark resolved',
 } as const;
 
 export type MessageKey = keyof typeof en;

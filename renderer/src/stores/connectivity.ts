@@ -1,13 +1,18 @@
 import { createStore, useStore } from 'zustand';
 import { api } from '../api/service';
+import type { SyncConflict } from '../api/types';
+import { toApiError } from '../api/errors';
 
 /**
- * Whether the engine answers. Orders waiting to sync come with the sync issue's status endpoint; until
- * then `waiting` stays null and the header shows reachability only.
+ * Online or offline, and how many orders wait to sync (contract §9), from the engine's sync status. With
+ * an upstream configured, "online" means the upstream is reachable; standalone, it means the engine answers
+ * (and nothing waits to sync). Probes are never retried and never overlap.
  */
 export interface ConnectivityState {
   online: boolean | null;
+  /** outbox entries not yet upstream; null when the engine runs standalone */
   waiting: number | null;
+  conflicts: SyncConflict[];
   checked(): Promise<void>;
 }
 
@@ -16,14 +21,19 @@ let checking = false;
 export const connectivityStore = createStore<ConnectivityState>()((set) => ({
   online: null,
   waiting: null,
+  conflicts: [],
   async checked() {
-    if (checking) return; // one probe at a time
+    if (checking) return;
     checking = true;
     try {
-      await api().health();
-      set({ online: true });
-    } catch {
-      set({ online: false });
+      const status = await api().syncStatus();
+      if (status.upstream === null) set({ online: true, waiting: null, conflicts: [] });
+      else set({ online: status.online !== false, waiting: status.waiting, conflicts: status.conflicts });
+    } catch (thrown) {
+      // A key without the admin scope cannot read the sync status: the engine's reachability stands in.
+      const error = toApiError(thrown);
+      if (error.status === 401 || error.status === 403) set({ online: await api().health().then(() => true, () => false), waiting: null });
+      else set({ online: false });
     } finally {
       checking = false;
     }

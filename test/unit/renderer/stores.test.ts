@@ -74,7 +74,7 @@ function resetStores(): void {
   checkoutStore.setState({ phase: 'idle', challenge: null, order: null, error: null, last: null });
   ordersStore.setState({ found: null, searched: false, busy: false, error: null });
   catalogStore.setState({ events: [], occurrenceId: null, inventory: null, error: null });
-  connectivityStore.setState({ online: null, waiting: null });
+  connectivityStore.setState({ online: null, waiting: null, conflicts: [] });
   seen.length = 0;
   waits.length = 0;
 }
@@ -674,11 +674,18 @@ describe('connectivity store', () => {
     resetStores();
   });
 
-  it('online when the engine answers /health', async () => {
+  it('online and nothing waiting to sync when a standalone engine answers its sync status', async () => {
     useEngine(engine);
     await connectivityStore.getState().checked();
+    expect(connectivityStore.getState()).toMatchObject({ online: true, waiting: null, conflicts: [] });
+    expect(seen.map((request) => `${request.method} ${request.path} ${request.status}`)).toEqual(['GET /sync/status 200']);
+  });
+
+  it('falls back to /health when the key may not read the sync status', async () => {
+    setClient(createClient({ baseUrl: `${engine.url}/api/v3`, apiKey: engine.keys.carts, language: () => 'en', fetch: recordingFetch }));
+    await connectivityStore.getState().checked();
     expect(connectivityStore.getState().online).toBe(true);
-    expect(seen.map((request) => `${request.method} ${request.path} ${request.status}`)).toEqual(['GET /health 200']);
+    expect(seen.map((request) => `${request.method} ${request.path} ${request.status}`)).toEqual(['GET /sync/status 403', 'GET /health 200']);
   });
 
   it('offline at once when nothing listens: the probe is never retried', async () => {

@@ -8,7 +8,9 @@ import { Confirmation } from '../shared/Confirmation';
 import { EventList } from '../shared/EventList';
 import { startNewSale } from '../shared/new-sale';
 import { TicketPicker } from '../shared/TicketPicker';
+import { useConnectivity } from '../../stores/connectivity';
 import { OrderLookup } from './OrderLookup';
+import { SyncInbox } from './SyncInbox';
 
 /** Staff mode: everything on one dense screen, with keys for the common steps. */
 export function BoxOffice() {
@@ -16,6 +18,9 @@ export function BoxOffice() {
   const cart = useCart((state) => state.cart);
   const order = useCheckout((state) => state.order);
   const [lookup, setLookup] = useState(false);
+  const [inbox, setInbox] = useState(false);
+  const syncing = useConnectivity((state) => state.waiting !== null);
+  const conflicts = useConnectivity((state) => state.conflicts.length);
 
   useEffect(() => {
     const keys = (event: KeyboardEvent) => {
@@ -33,6 +38,7 @@ export function BoxOffice() {
   }, []);
 
   if (lookup) return <OrderLookup onBack={() => setLookup(false)} />;
+  if (inbox) return <SyncInbox onBack={() => setInbox(false)} />;
   if (order) return <Confirmation order={order} onNewSale={() => void startNewSale({ releaseHold: false, keepDate: true })} />;
   return (
     <div className="box-office">
@@ -41,6 +47,11 @@ export function BoxOffice() {
         <button type="button" className="secondary" onClick={() => setLookup(true)}>
           {t('lookup.open')}
         </button>
+        {syncing && (
+          <button type="button" className={conflicts > 0 ? 'danger' : 'secondary'} onClick={() => setInbox(true)}>
+            {t('sync.open', { count: conflicts })}
+          </button>
+        )}
       </div>
       <div className="column picker-column">
         <TicketPicker />

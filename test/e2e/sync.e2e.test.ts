@@ -1,0 +1,85 @@
+import { createServer } from 'node:net';
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { demoCatalog } from '../../engine/catalog/demo';
+import { startTestEngine, type TestEngine } from '../helpers/engine';
+import { expectAccessible, screenshot, startUi, type UiHarness } from './browser';
+
+/** The box office's view of sync: Online/Offline with the orders waiting, and the conflict inbox. */
+
+const fast = { retryBaseMs: 50, pollMs: 50, pullIntervalMs: 3_600_000 };
+
+async function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function sellOneStanding(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Friday, 12 March 2027 at 20:30' }).click();
+  await page.getByRole('region', { name: 'Standing' }).getByRole('button', { name: 'One more Adult' }).click();
+  await page.getByRole('button', { name: 'Hold tickets' }).click();
+  await page.getByRole('timer').waitFor();
+  await page.getByRole('button', { name: 'Pay cash' }).click();
+  await page.getByRole('button', { name: 'Take payment' }).click();
+  await page.getByRole('heading', { name: /Order confirmed/ }).waitFor();
+}
+
+describe('sync in the box office', () => {
+  const open: (UiHarness | TestEngine)[] = [];
+  afterAll(async () => {
+    for (const item of open.reverse()) await item.close();
+  });
+
+  it('shows Offline and the orders waiting while the upstream cannot be reached', { timeout: 60_000 }, async () => {
+    const ui = await startUi({ upstream: { url: `http://127.0.0.1:${await closedPort()}`, key: 'kassa_unused', ...fast } });
+    open.push(ui);
+    const page = await ui.open('boxOffice');
+    await sellOneStanding(page);
+    const header = page.getByRole('banner');
+    await expect.poll(() => header.getByText('Offline', { exact: true }).count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => header.getByText('1 order waiting to sync').count(), { timeout: 15_000 }).toBe(1);
+    await screenshot(page, 'box-office-offline-waiting');
+  });
+
+  it('lists an order the upstream refused in the conflict inbox until staff resolve it', { timeout: 60_000 }, async () => {
+    const upstream = await startTestEngine();
+    open.push(upstream);
+    const key = upstream.createKey(['catalog:read', 'carts:write', 'orders:write', 'orders:import']);
+    const ui = await startUi({ upstream: { url: upstream.url, key, ...fast } });
+    open.push(ui);
+    const page = await ui.open('boxOffice');
+    await expect.poll(() => page.getByRole('banner').getByText('Online', { exact: true }).count(), { timeout: 15_000 }).toBe(1);
+
+    // Upstream takes the concert off sale after the terminal pulled its catalog: the sale is refused there.
+    const doc = demoCatalog();
+    const concert = doc.events.find((event) => event.id === 'midnight-brass')?.occurrences.find((occurrence) => occurrence.id === 'brass-2027-03-12');
+    if (!concert) throw new Error('demo concert missing');
+    concert.onSale = false;
+    expect((await upstream.request('PUT', '/catalog', { body: doc })).status).toBe(200);
+
+    await sellOneStanding(page);
+    const orderId = (await page.locator('.order-id').textContent()) ?? '';
+    await page.getByRole('button', { name: 'New sale' }).click();
+    const inboxButton = page.getByRole('button', { name: 'Sync conflicts (1)' });
+    await inboxButton.waitFor({ timeout: 15_000 });
+    await inboxButton.click();
+    const item = page.getByRole('listitem', { name: `Order ${orderId}` });
+    await item.waitFor();
+    expect(await item.getByText('Refused upstream: OCCURRENCE_NOT_AVAILABLE').count()).toBe(1);
+    await screenshot(page, 'box-office-sync-conflicts');
+    await expectAccessible(page, 'sync conflict inbox');
+
+    // The local order stands; staff mark the conflict resolved with a note.
+    expect((await ui.engine.request<{ data: { status: string } }>('GET', `/orders/${orderId}`)).body.data.status).toBe('confirmed');
+    await item.getByLabel('Resolution note').fill('Refunded at the desk; upstream date closed.');
+    await item.getByRole('button', { name: 'Mark resolved' }).click();
+    await page.getByText('No conflicts: every order reached the upstream or waits to.').waitFor();
+    const status = await ui.engine.request<{ data: { conflicts: unknown[]; waiting: number } }>('GET', '/sync/status');
+    expect([status.body.data.conflicts, status.body.data.waiting]).toEqual([[], 0]);
+  });
+});
