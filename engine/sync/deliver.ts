@@ -10,12 +10,19 @@ import { dataOf, errorOf, type Upstream, type UpstreamAnswer } from './upstream'
  * Delivers one outbox entry through the upstream's own v3 interface, so that every retry — after a lost
  * answer, a timeout or a crash — lands on the same upstream order:
  *  1. the upstream cart is created once and its id recorded before anything else (a lost answer here
- *     leaves at most an orphan hold upstream, which times out on its own);
+ *     leaves at most an orphan hold upstream; until it lapses, the stock it holds is waited for rather
+ *     than taken for a conflict);
  *  2. extras and vouchers are brought to what the local order has (set, not added: safe to repeat);
  *  3. checkout with the entry's fixed Idempotency-Key and `payment: { method: 'external' }`. A replay returns
  *     the order; once the key has expired upstream (24 h), the cart answers CART_ALREADY_ORDERED with the
  *     order's id — so an order that waited longer than that still lands exactly once.
  */
+
+/**
+ * How long INVENTORY_EXHAUSTED may stem from this order's own earlier cart, whose creation answer was lost:
+ * longer than any cart hold (the spec's default hold is 15 minutes). Past it, the refusal is a conflict.
+ */
+export const ORPHAN_HOLD_GRACE_MS = 30 * 60 * 1000;
 
 export type Delivery =
   | { readonly kind: 'delivered'; readonly upstreamOrderId: string | null }
@@ -30,12 +37,21 @@ async function deliverOrder(ctx: EngineContext, upstream: Upstream, entry: Outbo
   const order = readOrder(ctx, entry.orderId);
   let cartId = entry.upstreamCartId;
   if (cartId === null) {
+    // Written before the request: if its answer is lost, the cart it made upstream holds the stock until
+    // its hold lapses, and a new cart for the same seats meets INVENTORY_EXHAUSTED in the meantime.
+    const earlierAttempt = entry.cartAttemptedAt;
+    const now = ctx.now();
+    if (earlierAttempt === null) immediate(ctx.db, () => ctx.outbox.markCartAttempt(entry.id, now));
     const items = order.items
       .filter((item) => item.type !== 'extra')
       .map((item) => ({ occurrenceId: item.occurrenceId, inventoryItemId: item.inventoryItemId, priceOptionId: item.priceOptionId, quantity: item.quantity }));
     const created = await upstream.post('/carts', { items, currency: order.currency });
     const cart = created.status === 201 ? dataOf<Cart>(created) : undefined;
-    if (!cart) return refused(created);
+    if (!cart) {
+      const mayBeOurOwnHold = earlierAttempt !== null && now - earlierAttempt < ORPHAN_HOLD_GRACE_MS && errorOf(created)?.code === 'INVENTORY_EXHAUSTED';
+      if (mayBeOurOwnHold) return { kind: 'retry', reason: 'stock upstream may still be held by an earlier cart of this order' };
+      return refused(created);
+    }
     cartId = cart.id;
     const recorded = cartId;
     immediate(ctx.db, () => ctx.outbox.setUpstreamCart(entry.id, recorded));

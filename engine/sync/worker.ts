@@ -59,7 +59,7 @@ export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger
     const doc = answer.status === 200 ? dataOf<unknown>(answer) : undefined;
     if (doc === undefined || !Value.Check(CatalogDocument, doc)) {
       failed(`catalog pull: upstream answered ${answer.status}`, answer.status > 0 && answer.status < 500);
-      nextPullAt = ctx.now() + Math.min(pullEvery, 5 * base);
+      nextPullAt = ctx.now() + (answer.retryAfter !== undefined ? answer.retryAfter * 1000 : Math.min(pullEvery, 5 * base));
       return;
     }
     const hash = createHash('sha256').update(JSON.stringify(doc)).digest('hex');
@@ -87,6 +87,9 @@ export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger
         succeeded();
       } else if (outcome.kind === 'conflict') {
         immediate(ctx.db, () => ctx.outbox.conflict(entry.id, outcome.code, outcome.message, now));
+        // The upstream cart made for it holds stock there: give it back (best effort; it would time out).
+        const heldUpstream = ctx.outbox.get(entry.id)?.upstreamCartId;
+        if (heldUpstream) await upstream.delete(`/carts/${encodeURIComponent(heldUpstream)}`);
         logger.warn({ entry: entry.id, order: entry.orderId, code: outcome.code }, 'sync conflict: kept for staff');
         succeeded();
       } else {

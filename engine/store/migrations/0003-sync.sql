@@ -7,6 +7,7 @@ CREATE TABLE outbox (
   state TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'conflict', 'resolved')) DEFAULT 'pending',
   idempotency_key TEXT NOT NULL, -- fixed per entry: every retry lands on the same upstream order
   upstream_cart_id TEXT, -- recorded before checkout
+  cart_attempted_at INTEGER, -- first POST /carts sent: a lost answer may have left a hold upstream
   upstream_order_id TEXT,
   attempts INTEGER NOT NULL DEFAULT 0,
   next_attempt_at INTEGER NOT NULL DEFAULT 0,
