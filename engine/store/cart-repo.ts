@@ -57,10 +57,9 @@ export function createCartRepo(db: Db) {
   const markExpired = db.prepare<{ now: number }>(`UPDATE carts SET status = 'expired' WHERE status = 'held' AND expires_at <= :now
     AND NOT EXISTS (SELECT 1 FROM payment_attempts p WHERE p.cart_id = carts.id AND p.state = 'pending')`);
   const releaseCartStock = db.prepare<[string]>(cartStockUpdate('held = i.held - x.q'));
-  const holdStock = db.prepare<[string, string]>(`
-    UPDATE inventory_items AS i SET held = i.held + x.quantity
-    FROM (SELECT json_extract(value, '$[0]') AS itemId, json_extract(value, '$[1]') AS quantity FROM json_each(?)) AS x
-    WHERE i.occurrence_id = ? AND i.id = x.itemId`);
+  // One primary-key update per held item: as an UPDATE … FROM json_each the planner walked every item of the
+  // occurrence (20,000 for an arena) for each cart.
+  const holdStock = db.prepare<[number, string, string]>('UPDATE inventory_items SET held = held + ? WHERE occurrence_id = ? AND id = ?');
   const setStatus = db.prepare<[CartStatus, string]>('UPDATE carts SET status = ? WHERE id = ?');
   const insertCart = db.prepare(`INSERT INTO carts (id, occurrence_id, event_id, location_id, kind, currency, status, created_at, expires_at)
     VALUES (@id, @occurrenceId, @eventId, @locationId, @kind, @currency, 'held', @createdAt, @expiresAt)`);
@@ -96,7 +95,7 @@ export function createCartRepo(db: Db) {
     insert(cart: Omit<CartRow, 'status' | 'orderId'>, lines: readonly CartLine[], holds: ReadonlyMap<string, number>): void {
       insertCart.run(cart);
       lines.forEach((line, position) => insertLine.run(lineParams(cart.id, position, line)));
-      holdStock.run(JSON.stringify([...holds]), cart.occurrenceId);
+      for (const [itemId, quantity] of holds) holdStock.run(quantity, cart.occurrenceId, itemId);
     },
     addLine(cartId: string, line: CartLine): void {
       insertLine.run(lineParams(cartId, nextPosition.get(cartId)?.next ?? 0, line));

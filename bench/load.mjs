@@ -1,0 +1,224 @@
+// The load generator: autocannon, in a process of its own so that it never shares the engine's event loop.
+// `node bench/load.mjs PLAN_JSON` warms up, measures, and prints one JSON result on stdout.
+//
+// Every request is timed from the moment autocannon builds it (just before it is written to the socket) to its
+// last byte, whatever its status, per step of a scenario's chain; autocannon's own histogram (2xx only, whole
+// milliseconds) is kept beside it in the result.
+import autocannon from 'autocannon';
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+
+const plan = JSON.parse(process.argv[2] ?? '{}');
+const api = '/api/v3';
+const json = { 'content-type': 'application/json' };
+const keyed = { ...json, 'x-svc-api-key': plan.key ?? '' };
+
+/** Latencies (ms) and statuses per step name, of the responses that arrive once the warm-up is over. */
+function recorder() {
+  const steps = new Map();
+  return {
+    from: Infinity,
+    record(step, ms, status) {
+      if (performance.now() < this.from) return;
+      let s = steps.get(step);
+      if (!s) steps.set(step, (s = { latencies: [], statuses: {} }));
+      s.latencies.push(ms);
+      s.statuses[status] = (s.statuses[status] ?? 0) + 1;
+    },
+    steps,
+  };
+}
+const rec = recorder();
+
+/** An autocannon request that times itself: `build(context)` returns its fields, or null to start the chain over. */
+function step(name, build, after) {
+  return {
+    setupRequest(request, context) {
+      const fields = build(context);
+      if (!fields) return null;
+      context.t0 = performance.now();
+      return { ...request, ...fields, headers: { ...request.headers, ...fields.headers } };
+    },
+    onResponse(status, body, context) {
+      rec.record(name, performance.now() - context.t0, status);
+      after?.(status, body, context);
+    },
+  };
+}
+
+const dataOf = (body) => {
+  try {
+    return JSON.parse(body).data;
+  } catch {
+    return undefined;
+  }
+};
+
+const cartBody = (c) => JSON.stringify({ items: [{ occurrenceId: c.occurrenceId, inventoryItemId: c.inventoryItemId, priceOptionId: c.priceOptionId, quantity: 2 }] });
+const orderBody = (cartId, total) => JSON.stringify({ cartId, expectedTotal: total, payment: { method: 'card', token: 'tok_visa' } });
+const checkout = (name = 'checkout', after) =>
+  step(name, (ctx) => ctx.cartId && ctx.total && { method: 'POST', path: `${api}/orders`, headers: { 'idempotency-key': randomUUID() }, body: orderBody(ctx.cartId, ctx.total) }, after);
+const createCart = (name, body) =>
+  step(name, () => ({ method: 'POST', path: `${api}/carts`, body }), (status, text, ctx) => {
+    const cart = status === 201 ? dataOf(text) : undefined;
+    ctx.cartId = cart?.id;
+    ctx.total = cart?.total;
+  });
+
+async function fetchJson(path, init = {}) {
+  const response = await fetch(`${plan.url}${api}${path}`, { ...init, headers: { ...keyed, ...init.headers } });
+  if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+/** Each scenario: the requests of one connection's loop, and what to prepare before the warm-up. */
+const scenarios = {
+  /** one fixed request */
+  async static(p) {
+    return { requests: [step(p.name ?? 'request', () => ({ method: p.method, path: p.path, body: p.body }))], headers: p.baseline ? json : keyed };
+  },
+  /** cart of two standing tickets, as one request */
+  async createCart(p) {
+    return { requests: [createCart('create cart', cartBody(p.concert))], headers: keyed };
+  },
+  /** a whole sale: create a cart, add an extra, apply a voucher, check out by card */
+  async sale(p) {
+    const body = cartBody(p.concert);
+    return {
+      headers: keyed,
+      requests: [
+        createCart('create cart', body),
+        step('add extra', (ctx) => ctx.cartId && { method: 'POST', path: `${api}/carts/${ctx.cartId}/items`, body: JSON.stringify({ items: [{ extraId: p.concert.extraId, quantity: 1 }] }) }),
+        step('apply voucher', (ctx) => ctx.cartId && { method: 'POST', path: `${api}/carts/${ctx.cartId}/vouchers`, body: JSON.stringify({ code: p.voucher }) },
+          (status, text, ctx) => void (ctx.total = status === 200 ? dataOf(text)?.total : undefined)),
+        checkout(),
+      ],
+    };
+  },
+  /** create a cart, then check it out: the two writes whose cost should not grow with the order history */
+  async cartAndCheckout(p) {
+    return { headers: keyed, requests: [createCart('create cart', cartBody(p.concert)), checkout()] };
+  },
+  /** read one of `p.carts` held carts (made here before the warm-up) */
+  async readCart(p) {
+    const ids = [];
+    for (let i = 0; i < p.carts; i++) ids.push((await fetchJson('/carts', { method: 'POST', body: cartBody(p.concert) })).data.id);
+    let next = 0;
+    return { headers: keyed, requests: [step('read cart', () => ({ method: 'GET', path: `${api}/carts/${ids[next++ % ids.length]}` }))] };
+  },
+  /**
+   * Flash sale: every connection picks a seat among those it has not seen taken, holds it in a cart and checks
+   * it out; a seat it lost (409) is struck off its list. Stops at the last sale.
+   */
+  async flash(p) {
+    const inventory = (await fetchJson(`/occurrences/${p.occurrenceId}/inventory`)).data;
+    const seats = inventory.areas.flatMap((area) =>
+      area.inventoryItems.filter((item) => item.available > 0).map((item) => ({ id: item.id, priceOptionId: area.priceOptions[0].id })));
+    const free = [...seats];
+    const where = new Map(free.map((seat, i) => [seat.id, i]));
+    const strike = (id) => {
+      const i = where.get(id);
+      if (i === undefined) return;
+      const last = free.pop();
+      where.delete(id);
+      if (last.id !== id) {
+        free[i] = last;
+        where.set(last.id, i);
+      }
+    };
+    const unstrike = (seat) => {
+      if (where.has(seat.id)) return;
+      where.set(seat.id, free.length);
+      free.push(seat);
+    };
+    const state = { seats: seats.length, sold: 0, soldOutMs: undefined, lost: 0, start: 0, instance: undefined };
+    const pick = () => {
+      const pool = free.length > 0 ? free : seats;
+      return pool[Math.floor(Math.random() * pool.length)];
+    };
+    return {
+      headers: keyed,
+      state,
+      requests: [
+        step('hold seat', (ctx) => {
+          ctx.seat = pick();
+          return { method: 'POST', path: `${api}/carts`, body: JSON.stringify({ items: [{ occurrenceId: p.occurrenceId, inventoryItemId: ctx.seat.id, priceOptionId: ctx.seat.priceOptionId, quantity: 1 }] }) };
+        }, (status, text, ctx) => {
+          strike(ctx.seat.id);
+          const cart = status === 201 ? dataOf(text) : undefined;
+          if (status === 409) state.lost++;
+          ctx.cartId = cart?.id;
+          ctx.total = cart?.total;
+        }),
+        checkout('checkout', (status, _text, ctx) => {
+          if (status !== 201) return unstrike(ctx.seat);
+          state.sold++;
+          if (state.sold === state.seats) {
+            state.soldOutMs = performance.now() - state.start;
+            state.instance?.stop();
+          }
+        }),
+      ],
+    };
+  },
+};
+
+const percentile = (sorted, q) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]);
+const round = (x) => Math.round(x * 100) / 100;
+function summary(latencies) {
+  const sorted = Float64Array.from(latencies).sort();
+  const mean = sorted.reduce((a, b) => a + b, 0) / (sorted.length || 1);
+  return { count: sorted.length, p50: round(percentile(sorted, 0.5)), p90: round(percentile(sorted, 0.9)), p99: round(percentile(sorted, 0.99)), mean: round(mean), max: round(sorted[sorted.length - 1] ?? 0) };
+}
+
+/**
+ * One autocannon run of warm-up + measurement: connections open and the server warms up during the warm-up,
+ * and only responses after it count, so no connection set-up falls into the measurement.
+ */
+function run(setup, warmup, seconds, state) {
+  return new Promise((resolve, reject) => {
+    const instance = autocannon({
+      url: plan.url,
+      connections: plan.connections,
+      duration: warmup + seconds,
+      timeout: 30,
+      headers: setup.headers,
+      requests: setup.requests,
+    }, (error, result) => (error ? reject(error) : resolve(result)));
+    const start = performance.now();
+    rec.from = start + warmup * 1000;
+    if (state) {
+      state.instance = instance;
+      state.start = start;
+    }
+  });
+}
+
+const scenario = scenarios[plan.scenario];
+if (!scenario) throw new Error(`unknown scenario ${plan.scenario}`);
+const setup = await scenario(plan);
+const result = await run(setup, plan.warmup ?? 0, plan.duration, setup.state);
+const seconds = (performance.now() - rec.from) / 1000;
+
+const all = [...rec.steps.values()].flatMap((s) => s.latencies);
+const statuses = {};
+for (const s of rec.steps.values()) for (const [code, n] of Object.entries(s.statuses)) statuses[code] = (statuses[code] ?? 0) + n;
+const count = (test) => Object.entries(statuses).reduce((n, [code, k]) => n + (test(Number(code)) ? k : 0), 0);
+const out = {
+  scenario: plan.scenario,
+  connections: plan.connections,
+  seconds: round(seconds),
+  requests: all.length,
+  rps: round(all.length / seconds),
+  latency: summary(all),
+  statuses,
+  non2xx: count((code) => code < 200 || code > 299),
+  fivexx: count((code) => code >= 500),
+  socketErrors: result.errors,
+  timeouts: result.timeouts,
+  steps: Object.fromEntries([...rec.steps].map(([name, s]) => [name, { ...summary(s.latencies), statuses: s.statuses }])),
+  // autocannon's own figures cover warm-up and measurement together; its latencies are of 2xx answers only
+  autocannon: { requests: result.requests.total, rpsAverage: result.requests.average, latency2xx: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99 }, non2xx: result.non2xx },
+  ...(setup.state && { flash: { seats: setup.state.seats, sold: setup.state.sold, lostRaces: setup.state.lost, soldOutMs: setup.state.soldOutMs === undefined ? null : round(setup.state.soldOutMs) } }),
+};
+process.stdout.write(`${JSON.stringify(out)}\n`);

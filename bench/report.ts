@@ -1,0 +1,154 @@
+/**
+ * The benchmark's output: one table on stdout (and in bench/README.md), the same as JSON, and an SVG chart of
+ * throughput and p99 per scenario.
+ */
+
+/** What the load generator (bench/load.mjs) prints for one run. */
+export interface LoadResult {
+  scenario: string;
+  connections: number;
+  seconds: number;
+  requests: number;
+  rps: number;
+  latency: { count: number; p50: number; p90: number; p99: number; mean: number; max: number };
+  statuses: Record<string, number>;
+  non2xx: number;
+  fivexx: number;
+  socketErrors: number;
+  timeouts: number;
+  steps: Record<string, { count: number; p50: number; p90: number; p99: number; mean: number; max: number; statuses: Record<string, number> }>;
+  autocannon: { requests: number; rpsAverage: number; latency2xx: { p50: number; p90: number; p99: number }; non2xx: number };
+  flash?: { seats: number; sold: number; lostRaces: number; soldOutMs: number | null };
+}
+
+/** One measured run, engine or baseline. */
+export interface Row {
+  id: string;
+  title: string;
+  group: 'scenario' | 'baseline' | 'scale';
+  target: 'engine' | 'baseline';
+  connections: number;
+  rps: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  /** requests that failed: answers other than 2xx (the flash sale counts only 5xx: a lost race is a 409 by design), socket errors, timeouts */
+  errors: number;
+  /** highest VmRSS of the server process sampled during the run, MB */
+  peakRssMb: number;
+  /** req/s of the baseline runs just before and after this one (their mean) */
+  baselineRps?: number;
+  ratio?: number;
+  /** orders in the database when the run started */
+  ordersBefore?: number;
+  note?: string;
+  load: LoadResult;
+}
+
+export interface StartupFigure { what: string; seconds: number; orders: number; rssMb?: number }
+
+export interface Target { what: string; goal: string; measured: string; met: boolean }
+
+export interface BenchReport {
+  startedAt: string;
+  seconds: number;
+  machine: { cpus: number; cpuModel: string; node: string; memoryGb: number; loadAverageBefore: number[]; loadAverageAfter: number[] };
+  settings: { warmupSeconds: number; measureSeconds: number };
+  rows: Row[];
+  startup: StartupFigure[];
+  seeding: { orders: number; seconds: number; totalOrders: number }[];
+  flash?: { soldOutMs: number | null; proof: Record<string, number | boolean> };
+  targets: Target[];
+}
+
+const fmt = (x: number | undefined, digits = 1) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(digits));
+const int = (x: number) => Math.round(x).toLocaleString('en-US');
+
+function pad(cells: string[][]): string {
+  const widths = cells[0]?.map((_, c) => Math.max(...cells.map((row) => row[c]?.length ?? 0))) ?? [];
+  const line = (row: string[]) => `| ${row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0))).join(' | ')} |`;
+  const [head, ...body] = cells;
+  if (!head) return '';
+  return [line(head), `|${widths.map((w, c) => (c === 0 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`, ...body.map(line)].join('\n');
+}
+
+/** The results as Markdown tables (what `npm run bench` prints and the README shows). */
+export function table(report: BenchReport): string {
+  const head = ['scenario', 'conns', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'errors', 'peak RSS MB', '× baseline'];
+  const row = (r: Row) => [r.title, String(r.connections), int(r.rps), fmt(r.p50, 2), fmt(r.p90, 2), fmt(r.p99, 2), String(r.errors), fmt(r.peakRssMb, 0), r.ratio === undefined ? '–' : `${(100 * r.ratio).toFixed(0)} %`];
+  const out: string[] = [];
+  out.push(`### Scenarios (each ${report.settings.warmupSeconds} s warm-up, ${report.settings.measureSeconds} s measured; baseline runs in between)`, '');
+  out.push(pad([head, ...report.rows.filter((r) => r.group !== 'scale').map(row)]));
+  out.push('', '### Cost as work grows', '');
+  const scale = report.rows.filter((r) => r.group === 'scale' || r.id === 'create-cart' || r.id === 'inventory-20000');
+  const scaleHead = ['run', 'orders before', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'create cart p50 / p99 ms', 'checkout p50 / p99 ms', 'errors', 'peak RSS MB'];
+  const stepCell = (r: Row, name: string) => {
+    const step = r.load.steps[name];
+    return step && Object.keys(r.load.steps).length > 1 ? `${fmt(step.p50, 2)} / ${fmt(step.p99, 2)}` : '–';
+  };
+  out.push(pad([scaleHead, ...scale.map((r) => [r.title, r.ordersBefore === undefined ? '–' : int(r.ordersBefore), String(r.connections), int(r.rps), fmt(r.p50, 2), fmt(r.p99, 2),
+    stepCell(r, 'create cart'), stepCell(r, 'checkout'), String(r.errors), fmt(r.peakRssMb, 0)])]));
+  out.push('', '### Start-up and seeding', '');
+  out.push(pad([['what', 'orders in db', 'seconds', 'RSS MB when ready'], ...report.startup.map((s) => [s.what, int(s.orders), fmt(s.seconds, 2), fmt(s.rssMb, 0)]),
+    ...report.seeding.map((s) => [`seed ${int(s.orders)} orders (one transaction)`, int(s.totalOrders), fmt(s.seconds, 1), '–'])]));
+  if (report.flash) {
+    const p = report.flash.proof;
+    out.push('', `### Flash sale proof (SQL on the data file)`, '');
+    out.push(`sold out in ${fmt((report.flash.soldOutMs ?? Number.NaN) / 1000, 2)} s; seats sold ${p.soldBefore} → ${p.soldAfter}; held after ${p.heldAfter}; ` +
+      `seats over capacity ${p.oversold}; orders ${p.orders}; tickets ${p.tickets} for ${p.distinctSeatsTicketed} distinct seats; seats sold twice ${p.seatsSoldTwice}: ${p.ok ? 'PROVEN' : 'FAILED'}`);
+  }
+  out.push('', '### Targets', '');
+  out.push(pad([['target', 'goal', 'measured', ''], ...report.targets.map((t) => [t.what, t.goal, t.measured, t.met ? 'met' : 'MISSED'])]));
+  out.push('', `Machine: ${report.machine.cpus} × ${report.machine.cpuModel}, ${fmt(report.machine.memoryGb, 0)} GB, Node ${report.machine.node}; ` +
+    `load average before ${report.machine.loadAverageBefore.map((x) => x.toFixed(2)).join(' ')}, after ${report.machine.loadAverageAfter.map((x) => x.toFixed(2)).join(' ')}; ` +
+    `whole run ${fmt(report.seconds, 0)} s.`);
+  return out.join('\n');
+}
+
+const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** Two horizontal bar panels on log scales, one bar per run: throughput (req/s) and p99 latency (ms). */
+export function chart(report: BenchReport): string {
+  const rows = report.rows;
+  const labelW = 300;
+  const panelW = 330;
+  const gap = 40;
+  const barH = 16;
+  const rowH = 22;
+  const top = 64;
+  const height = top + rows.length * rowH + 40;
+  const width = labelW + 2 * panelW + gap + 20;
+  const decades = (max: number) => Math.max(1, Math.ceil(Math.log10(Math.max(max, 10))));
+  const rpsDecades = decades(Math.max(...rows.map((r) => r.rps)));
+  const p99Decades = decades(Math.max(...rows.map((r) => r.p99)));
+  const scale = (value: number, n: number) => (Math.log10(Math.max(value, 1)) / n) * (panelW - 60);
+  const color = (r: Row) => (r.target === 'baseline' ? '#9aa5b1' : r.group === 'scale' ? '#6f9fd8' : '#1f6fd1');
+  const parts: string[] = [];
+  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">`);
+  parts.push(`<rect width="100%" height="100%" fill="#fff"/>`);
+  parts.push(`<text x="10" y="20" font-size="14" font-weight="bold">Kassa engine benchmark — ${esc(report.startedAt)}</text>`);
+  parts.push(`<text x="${labelW}" y="42" font-weight="bold">throughput, req/s (log scale; grey: baseline)</text>`);
+  parts.push(`<text x="${labelW + panelW + gap}" y="42" font-weight="bold">p99 latency, ms (log scale)</text>`);
+  const axis = (x0: number, n: number) => {
+    for (let d = 0; d <= n; d++) {
+      const x = x0 + (d / n) * (panelW - 60);
+      parts.push(`<line x1="${x.toFixed(1)}" y1="${top - 6}" x2="${x.toFixed(1)}" y2="${top + rows.length * rowH}" stroke="#e3e3e3"/>`);
+      parts.push(`<text x="${x.toFixed(1)}" y="${top - 9}" text-anchor="middle" fill="#777">${int(10 ** d)}</text>`);
+    }
+  };
+  axis(labelW, rpsDecades);
+  axis(labelW + panelW + gap, p99Decades);
+  rows.forEach((r, i) => {
+    const y = top + i * rowH;
+    const w1 = scale(r.rps, rpsDecades);
+    const w2 = scale(r.p99, p99Decades);
+    parts.push(`<text x="${labelW - 8}" y="${y + 12}" text-anchor="end">${esc(`${r.title} (${r.connections} c)`)}</text>`);
+    parts.push(`<rect x="${labelW}" y="${y}" width="${w1.toFixed(1)}" height="${barH}" fill="${color(r)}"/>`);
+    parts.push(`<text x="${(labelW + w1 + 4).toFixed(1)}" y="${y + 12}">${int(r.rps)}</text>`);
+    parts.push(`<rect x="${labelW + panelW + gap}" y="${y}" width="${w2.toFixed(1)}" height="${barH}" fill="${r.target === 'baseline' ? '#c3b7a8' : '#d1761f'}"/>`);
+    parts.push(`<text x="${(labelW + panelW + gap + w2 + 4).toFixed(1)}" y="${y + 12}">${fmt(r.p99, 1)}</text>`);
+  });
+  parts.push(`<text x="10" y="${height - 12}" fill="#555">${esc(`${report.machine.cpus} × ${report.machine.cpuModel}, Node ${report.machine.node}; ${report.settings.warmupSeconds} s warm-up + ${report.settings.measureSeconds} s per run; load average before ${report.machine.loadAverageBefore.map((x) => x.toFixed(2)).join(' ')}`)}</text>`);
+  parts.push('</svg>');
+  return `${parts.join('\n')}\n`;
+}

@@ -1,0 +1,347 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
+import { build } from 'esbuild';
+import { benchCatalog, CONCERT, FLASH, SEAT_MAPS, VOUCHER } from './catalog';
+import { chart, table, type BenchReport, type LoadResult, type Row, type StartupFigure, type Target } from './report';
+import { flashSoldBefore, preSellFlash, proveFlash, seedOrders } from './seed';
+
+/**
+ * `npm run bench`: starts the real engine (`serve`, fresh database, rate limit off) and a minimal Fastify +
+ * better-sqlite3 baseline as processes of their own, drives them over loopback with autocannon (bench/load.mjs,
+ * another process), alternating engine and baseline runs, and writes a table (stdout), JSON and an SVG chart
+ * under bench/results/. Options: --warmup S, --duration S (per run), --max-orders N (the largest order history,
+ * default 1,000,000), --cpu-prof (profiles of the engine into bench/results/profiles/), --keep (keep the data
+ * dirs).
+ */
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const RESULTS = join(ROOT, 'bench', 'results');
+const { values: opts } = parseArgs({
+  options: {
+    warmup: { type: 'string', default: '2' },
+    duration: { type: 'string', default: '5' },
+    'max-orders': { type: 'string', default: '1000000' },
+    'cpu-prof': { type: 'boolean', default: false },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const WARMUP = Number(opts.warmup);
+const DURATION = Number(opts.duration);
+const MAX_ORDERS = Number(opts['max-orders']);
+const MID_ORDERS = Math.min(100_000, MAX_ORDERS);
+const CONNECTIONS = 50;
+
+const startedAt = new Date();
+const t0 = performance.now();
+const loadBefore = loadavg();
+const work = mkdtempSync(join(tmpdir(), 'kassa-bench-'));
+const engineDir = join(work, 'engine');
+const baselineDir = join(work, 'baseline');
+const catalogFile = join(work, 'catalog.json');
+const say = (line: string) => process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(0).padStart(3)} s] ${line}\n`);
+
+interface Server { readonly proc: ChildProcess; readonly pid: number; readonly url: string; readonly readyMs: number; readonly rssMb: number }
+
+/** Every process this run spawned, so that a failure leaves none behind. */
+const children = new Set<ChildProcess>();
+function track(proc: ChildProcess): ChildProcess {
+  children.add(proc);
+  proc.on('exit', () => children.delete(proc));
+  return proc;
+}
+
+/** Spawns a server and waits for its `listening on URL` line; readyMs is spawn → that line. */
+function startServer(name: string, args: readonly string[]): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const proc = track(spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }));
+    const log: string[] = [];
+    let stdout = '';
+    const fail = (why: string) => reject(new Error(`${name}: ${why}\n${log.join('').slice(-3000)}`));
+    proc.stderr?.on('data', (chunk: Buffer) => log.push(chunk.toString()));
+    proc.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(stdout);
+      if (match?.[1] && proc.pid !== undefined) {
+        const readyMs = performance.now() - started;
+        resolve({ proc, pid: proc.pid, url: match[1], readyMs, rssMb: rssMb(proc.pid, 'VmRSS') });
+      }
+    });
+    proc.on('exit', (code) => fail(`exited (${code}) before listening`));
+    proc.on('error', (error) => fail(error.message));
+  });
+}
+
+function stopServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    if (server.proc.exitCode !== null) return resolve();
+    const kill = setTimeout(() => server.proc.kill('SIGKILL'), 15_000);
+    server.proc.removeAllListeners('exit');
+    children.delete(server.proc);
+    server.proc.on('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    server.proc.kill('SIGTERM');
+  });
+}
+
+function rssMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  try {
+    const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match?.[1] ? Number(match[1]) / 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+const engineArgs = (extra: readonly string[] = []) => [
+  ...(opts['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${join(RESULTS, 'profiles')}`] : []),
+  '--import', 'tsx', 'engine/cli/serve.ts',
+  '--port', '0', '--data', engineDir, '--rate-limit', '0', '--no-demo', '--hold-seconds', '3600', '--log-level', 'warn', ...extra,
+];
+
+/** Runs bench/load.mjs against `server` and samples the server's RSS meanwhile. */
+function load(server: Server, plan: Record<string, unknown>): Promise<{ result: LoadResult; peakRssMb: number }> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, [join(ROOT, 'bench', 'load.mjs'), JSON.stringify({ url: server.url, warmup: WARMUP, duration: DURATION, connections: CONNECTIONS, ...plan })],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    track(proc);
+    let peak = rssMb(server.pid, 'VmRSS');
+    const sampler = setInterval(() => {
+      const now = rssMb(server.pid, 'VmRSS');
+      if (now > peak) peak = now;
+    }, 100);
+    let out = '';
+    let err = '';
+    proc.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    proc.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    proc.on('exit', (code) => {
+      clearInterval(sampler);
+      if (code !== 0) return reject(new Error(`load generator exited ${code}: ${err.slice(-3000)}`));
+      try {
+        resolve({ result: JSON.parse(out) as LoadResult, peakRssMb: peak });
+      } catch (error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+  });
+}
+
+function countOrders(): number {
+  const db = new Database(join(engineDir, 'kassa.sqlite'), { readonly: true, fileMustExist: true });
+  try {
+    return (db.prepare('SELECT COUNT(*) AS n FROM orders').get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+const rows: Row[] = [];
+const startup: StartupFigure[] = [];
+const seeding: BenchReport['seeding'] = [];
+
+async function measure(server: Server, id: string, title: string, group: Row['group'], plan: Record<string, unknown>, target: Row['target'] = 'engine'): Promise<Row> {
+  say(`${title} …`);
+  const ordersBefore = target === 'engine' ? countOrders() : undefined;
+  const { result, peakRssMb } = await load(server, plan);
+  const flash = result.flash !== undefined;
+  const errors = (flash ? result.fivexx : result.non2xx) + result.socketErrors + result.timeouts;
+  const row: Row = {
+    id, title, group, target, connections: result.connections, rps: result.rps, p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99,
+    errors, peakRssMb, ...(ordersBefore !== undefined && { ordersBefore }), load: result,
+  };
+  rows.push(row);
+  say(`  ${result.rps.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, errors ${errors}, peak RSS ${peakRssMb.toFixed(0)} MB`);
+  return row;
+}
+
+/** Each engine run's ratio: its req/s over the mean of the nearest baseline runs before and after it. */
+function ratios(): void {
+  rows.forEach((row, i) => {
+    if (row.target !== 'engine') return;
+    const before = rows.slice(0, i).reverse().find((r) => r.target === 'baseline');
+    const after = rows.slice(i + 1).find((r) => r.target === 'baseline');
+    const near = [before, after].filter((r): r is Row => r !== undefined);
+    if (near.length === 0) return;
+    row.baselineRps = near.reduce((sum, r) => sum + r.rps, 0) / near.length;
+    row.ratio = row.rps / row.baselineRps;
+  });
+}
+
+/** esbuild's bundle of `serve`, placed where its relative paths (migrations, the built UI) resolve as in the repo. */
+async function bundledEngine(): Promise<string> {
+  const dir = join(ROOT, 'node_modules', '.cache', 'kassa-bench');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(join(dir, 'engine'), { recursive: true });
+  await build({ entryPoints: [join(ROOT, 'engine', 'cli', 'serve.ts')], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: join(dir, 'engine', 'serve.mjs'), logLevel: 'warning' });
+  cpSync(join(ROOT, 'engine', 'store', 'migrations'), join(dir, 'engine', 'migrations'), { recursive: true });
+  if (existsSync(join(ROOT, 'dist'))) symlinkSync(join(ROOT, 'dist'), join(dir, 'dist'));
+  return join(dir, 'engine', 'serve.mjs');
+}
+
+async function main(): Promise<void> {
+  mkdirSync(RESULTS, { recursive: true });
+  writeFileSync(catalogFile, JSON.stringify(benchCatalog()));
+  say(`work dir ${work}`);
+
+  // A key, then a first start that imports the catalog (141,100 seats and places), then the flash sale's pre-sold seats.
+  const key = await keysCreate();
+  let engine = await startServer('engine', engineArgs(['--catalog', catalogFile]));
+  startup.push({ what: 'first start, importing the bench catalog (tsx)', seconds: engine.readyMs / 1000, orders: 0, rssMb: engine.rssMb });
+  await stopServer(engine);
+  preSellFlash(engineDir);
+  const flashBefore = flashSoldBefore(engineDir);
+
+  engine = await startServer('engine', engineArgs());
+  startup.push({ what: 'restart on the existing database (node --import tsx)', seconds: engine.readyMs / 1000, orders: 0, rssMb: engine.rssMb });
+  const baseline = await startServer('baseline', ['--import', 'tsx', 'bench/baseline-server.ts', '--data', baselineDir]);
+  say(`engine ${engine.url} (ready in ${engine.readyMs.toFixed(0)} ms), baseline ${baseline.url}`);
+
+  const base = (n: number) => measure(baseline, `baseline-${n}`, `baseline: one comparable transaction #${n}`, 'baseline',
+    { scenario: 'static', baseline: true, method: 'POST', path: '/carts', body: JSON.stringify({ items: [{ occurrenceId: CONCERT.occurrenceId, inventoryItemId: CONCERT.inventoryItemId, priceOptionId: CONCERT.priceOptionId, quantity: 2 }] }) }, 'baseline');
+  const engineKey = { key, concert: CONCERT, voucher: VOUCHER };
+  const inventory = (seats: keyof typeof SEAT_MAPS) => measure(engine, `inventory-${seats}`, `4. inventory of ${seats.toLocaleString('en-US')} seats`, seats === 20_000 ? 'scenario' : 'scale',
+    { key, scenario: 'static', method: 'GET', path: `/api/v3/occurrences/${SEAT_MAPS[seats]}/inventory`, connections: 1 });
+
+  await base(1);
+  await measure(engine, 'create-cart', '1. create a cart of two tickets', 'scenario', { ...engineKey, scenario: 'createCart' });
+  await base(2);
+  await measure(engine, 'cart-checkout-0', 'cart + checkout, no orders yet', 'scale', { ...engineKey, scenario: 'cartAndCheckout' });
+  await measure(engine, 'whole-sale', '2. whole sale (4 requests)', 'scenario', { ...engineKey, scenario: 'sale' });
+  await base(3);
+  await measure(engine, 'read-cart', '3. read a cart', 'scenario', { ...engineKey, scenario: 'readCart', carts: 200 });
+  await base(4);
+  await inventory(20_000);
+  await inventory(1_000);
+  await inventory(100_000);
+  await base(5);
+  const flash = await measure(engine, 'flash-sale', `5. flash sale: last ${FLASH.left.toLocaleString('en-US')} seats`, 'scenario',
+    { key, scenario: 'flash', occurrenceId: FLASH.occurrenceId, connections: 200, warmup: 0, duration: 120 });
+  const proof = proveFlash(engineDir, flashBefore);
+  say(`  flash sale proof: ${JSON.stringify(proof)}`);
+  await base(6);
+  await stopServer(baseline);
+
+  // Cost as work grows: the order history grows to MID_ORDERS, then MAX_ORDERS, straight into the data file.
+  const grow = async (to: number) => {
+    await stopServer(engine);
+    const have = countOrders();
+    const add = Math.max(0, to - have);
+    say(`seeding ${add.toLocaleString('en-US')} orders …`);
+    const seeded = seedOrders(engineDir, add, apiKeyId());
+    seeding.push({ orders: seeded.orders, seconds: seeded.seconds, totalOrders: seeded.totalOrders });
+    say(`  ${seeded.seconds.toFixed(1)} s, ${seeded.totalOrders.toLocaleString('en-US')} orders in the database`);
+    engine = await startServer('engine', engineArgs());
+    startup.push({ what: 'restart on the existing database (node --import tsx)', seconds: engine.readyMs / 1000, orders: seeded.totalOrders, rssMb: engine.rssMb });
+    await measure(engine, `cart-checkout-${to}`, `cart + checkout, ${to.toLocaleString('en-US')}+ orders`, 'scale', { ...engineKey, scenario: 'cartAndCheckout' });
+  };
+  for (const to of new Set([MID_ORDERS, MAX_ORDERS])) await grow(to);
+  await stopServer(engine);
+
+  // Start-up without tsx: what is tsx and what is the engine.
+  const tsxReady = startup.filter((s) => s.what.startsWith('restart'));
+  if (tsxReady.some((s) => s.seconds > 1)) {
+    const bundle = await bundledEngine();
+    const orders = countOrders();
+    for (let i = 0; i < 2; i++) {
+      const bundled = await startServer('bundled engine', [bundle, ...engineArgs().slice(engineArgs().indexOf('--port'))]);
+      startup.push({ what: 'restart on the existing database (node, esbuild bundle)', seconds: bundled.readyMs / 1000, orders, rssMb: bundled.rssMb });
+      await stopServer(bundled);
+    }
+  }
+
+  ratios();
+  const report = finish(proof, flash);
+  const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
+  writeFileSync(join(RESULTS, `bench-${stamp}.json`), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(join(RESULTS, `bench-${stamp}.svg`), chart(report));
+  writeFileSync(join(RESULTS, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(join(RESULTS, 'latest.svg'), chart(report));
+  process.stdout.write(`${table(report)}\n\nResults: bench/results/bench-${stamp}.json and .svg (also latest.json, latest.svg)\n`);
+}
+
+function finish(proof: ReturnType<typeof proveFlash>, flash: Row): BenchReport {
+  const byId = (id: string) => rows.find((r) => r.id === id);
+  const pct = (x: number | undefined) => (x === undefined ? '–' : `${(100 * x).toFixed(0)} %`);
+  const targets: Target[] = [];
+  const create = byId('create-cart');
+  if (create) {
+    targets.push({ what: 'cart creation, 50 connections: req/s vs baseline', goal: '≥ 60 %', measured: pct(create.ratio), met: (create.ratio ?? 0) >= 0.6 });
+    targets.push({ what: 'cart creation, 50 connections: p99', goal: '< 25 ms', measured: `${create.p99.toFixed(1)} ms`, met: create.p99 < 25 });
+  }
+  const sale = byId('whole-sale');
+  if (sale) targets.push({ what: 'whole sale: req/s (per HTTP request) vs baseline', goal: '≥ 40 %', measured: pct(sale.ratio), met: (sale.ratio ?? 0) >= 0.4 });
+  const inv = byId('inventory-20000');
+  if (inv) targets.push({ what: 'inventory of 20,000 seats (1 connection): p50', goal: '< 30 ms', measured: `${inv.p50.toFixed(1)} ms`, met: inv.p50 < 30 });
+  targets.push({ what: 'flash sale: oversell / sold twice (SQL proof)', goal: '0 / 0', measured: `${proof.oversold} / ${proof.seatsSoldTwice}${proof.ok ? '' : ' (proof failed)'}`, met: proof.ok });
+  targets.push({ what: 'flash sale: 5xx', goal: '0', measured: String(flash.load.fivexx), met: flash.load.fivexx === 0 });
+  const peak = Math.max(...rows.filter((r) => r.target === 'engine').map((r) => r.peakRssMb));
+  targets.push({ what: 'engine peak RSS under load (node --import tsx)', goal: '< 200 MB', measured: `${peak.toFixed(0)} MB`, met: peak < 200 });
+  const restarts = startup.filter((s) => s.what.startsWith('restart on the existing database (node --import tsx)'));
+  const slowest = Math.max(...restarts.map((s) => s.seconds));
+  targets.push({ what: 'ready on an existing database (node --import tsx, slowest restart)', goal: '< 1 s', measured: `${slowest.toFixed(2)} s`, met: slowest < 1 });
+  const bundled = startup.filter((s) => s.what.includes('esbuild'));
+  if (bundled.length > 0) {
+    const best = Math.min(...bundled.map((s) => s.seconds));
+    targets.push({ what: `ready on an existing database (node, esbuild bundle, ${bundled[0]?.orders.toLocaleString('en-US')} orders)`, goal: '< 1 s', measured: `${best.toFixed(2)} s`, met: best < 1 });
+  }
+  const zero = byId('cart-checkout-0');
+  const most = byId(`cart-checkout-${MAX_ORDERS}`);
+  if (zero && most) {
+    for (const step of ['create cart', 'checkout']) {
+      const a = zero.load.steps[step]?.p50 ?? Number.NaN;
+      const b = most.load.steps[step]?.p50 ?? Number.NaN;
+      const change = b / a - 1;
+      targets.push({ what: `${step} p50, 0 → ${MAX_ORDERS.toLocaleString('en-US')} orders`, goal: 'within 20 %', measured: `${a.toFixed(1)} → ${b.toFixed(1)} ms (${change >= 0 ? '+' : ''}${(100 * change).toFixed(0)} %)`, met: Math.abs(change) <= 0.2 });
+    }
+    const change = most.rps / zero.rps - 1;
+    targets.push({ what: `cart + checkout req/s, 0 → ${MAX_ORDERS.toLocaleString('en-US')} orders`, goal: 'within 20 %', measured: `${zero.rps.toFixed(0)} → ${most.rps.toFixed(0)} (${change >= 0 ? '+' : ''}${(100 * change).toFixed(0)} %)`, met: Math.abs(change) <= 0.2 });
+  }
+  const cpu = cpus();
+  return {
+    startedAt: startedAt.toISOString(),
+    seconds: (performance.now() - t0) / 1000,
+    machine: { cpus: cpu.length, cpuModel: cpu[0]?.model.trim() ?? '?', node: process.version, memoryGb: totalmem() / 2 ** 30, loadAverageBefore: loadBefore, loadAverageAfter: loadavg() },
+    settings: { warmupSeconds: WARMUP, measureSeconds: DURATION },
+    rows,
+    startup,
+    seeding,
+    flash: { soldOutMs: flash.load.flash?.soldOutMs ?? null, proof: { ...proof } },
+    targets,
+  };
+}
+
+async function keysCreate(): Promise<string> {
+  const out = await new Promise<string>((resolve, reject) => {
+    const proc = spawn(process.execPath, ['--import', 'tsx', 'engine/cli/keys.ts', 'create', '--data', engineDir, '--name', 'bench', '--scopes', 'admin'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    let text = '';
+    proc.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    proc.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`keys create exited ${code}`))));
+  });
+  const key = out.trim().split('\n').pop() ?? '';
+  if (!key.startsWith('kassa_')) throw new Error(`keys create printed no key: ${out}`);
+  return key;
+}
+
+function apiKeyId(): string {
+  const db = new Database(join(engineDir, 'kassa.sqlite'), { readonly: true, fileMustExist: true });
+  try {
+    return (db.prepare("SELECT id FROM api_keys WHERE name = 'bench'").get() as { id: string }).id;
+  } finally {
+    db.close();
+  }
+}
+
+try {
+  await main();
+} finally {
+  for (const proc of children) proc.kill('SIGKILL');
+  if (!opts.keep) rmSync(work, { recursive: true, force: true });
+  else say(`kept ${work}`);
+}
