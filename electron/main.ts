@@ -4,7 +4,7 @@ import pino from 'pino';
 import { startEngine, type RunningEngine } from '../engine/start';
 import { installSecurity } from './security';
 import { loadSettings, type Settings } from './settings';
-import { verifyPin } from './staff-pin';
+import { createPinGuard, verifyPin } from './staff-pin';
 import { createMainWindow } from './window';
 
 /**
@@ -22,6 +22,7 @@ const logger = pino(
 );
 
 let engine: RunningEngine | undefined;
+const pinGuard = createPinGuard();
 let window: BrowserWindow | undefined;
 let quitting = false;
 
@@ -45,10 +46,16 @@ async function start(): Promise<void> {
     return { ...target.config, mode: settings.mode, modeLocked: settings.mode === 'kiosk' };
   });
   ipcMain.handle('kassa:staff-exit', (_event, pin: unknown) => {
+    if (pinGuard.locked(Date.now())) {
+      logger.warn('staff exit refused: locked after repeated wrong PINs');
+      return false;
+    }
     if (typeof pin !== 'string' || !verifyPin(pin, settings.staffPinHash)) {
+      pinGuard.failed(Date.now());
       logger.warn('staff exit refused: wrong PIN');
       return false;
     }
+    pinGuard.succeeded();
     logger.info('staff exit');
     quitting = true;
     app.quit();
@@ -74,6 +81,7 @@ async function localTarget(settings: Settings) {
     allowedHosts: settings.lan?.allowedHosts ?? [],
     uiDir: join(appRoot, 'dist', 'renderer'),
     migrationsDir: join(appRoot, 'engine', 'store', 'migrations'),
+    ...(settings.upstream && { upstream: settings.upstream }),
     logger,
   });
   if (!engine.ui) throw new Error('the UI is missing from this build (dist/renderer)');

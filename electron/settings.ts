@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
  *   "staffPinHash": "scrypt$…",             // from `npm run staff-pin -- 1234`; kiosk mode needs one
  *   "port": 0,                              // the local engine's port (0: a free one)
  *   "lan": { "host": "0.0.0.0", "allowedHosts": ["till-1.venue.lan"] },   // serve this engine on the LAN
- *   "remote": { "url": "http://till-1.venue.lan:8787", "apiKey": "kassa_…" } // use another terminal's engine
+ *   "remote": { "url": "http://till-1.venue.lan:8787", "apiKey": "kassa_…" }, // use another terminal's engine
+ *   "upstream": { "url": "https://tickets.example", "key": "kassa_…" }    // sync this engine's sales upstream
  * }
  */
 export interface Settings {
@@ -16,9 +17,10 @@ export interface Settings {
   readonly port: number;
   readonly lan: { readonly host: string; readonly allowedHosts: readonly string[] } | undefined;
   readonly remote: { readonly url: string; readonly apiKey: string } | undefined;
+  readonly upstream: { readonly url: string; readonly key: string } | undefined;
 }
 
-export const DEFAULT_SETTINGS: Settings = { mode: 'boxOffice', staffPinHash: undefined, port: 0, lan: undefined, remote: undefined };
+export const DEFAULT_SETTINGS: Settings = { mode: 'boxOffice', staffPinHash: undefined, port: 0, lan: undefined, remote: undefined, upstream: undefined };
 
 export class SettingsError extends Error {}
 
@@ -48,7 +50,7 @@ export function parseSettings(text: string): Settings {
   if (mode === 'kiosk' && !staffPinHash) throw new SettingsError('kiosk mode needs settings.staffPinHash (npm run staff-pin -- PIN)');
   const port = value.port ?? 0;
   if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) throw new SettingsError('settings.port must be 0–65535');
-  return { mode, staffPinHash, port, lan: parseLan(value.lan), remote: parseRemote(value.remote) };
+  return { mode, staffPinHash, port, lan: parseLan(value.lan), remote: parseRemote(value.remote), upstream: parseUpstream(value.upstream) };
 }
 
 function parseLan(value: unknown): Settings['lan'] {
@@ -70,6 +72,17 @@ function parseRemote(value: unknown): Settings['remote'] {
   if (!url || !URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new SettingsError('settings.remote.url must be an http(s) URL');
   if (!apiKey) throw new SettingsError('settings.remote.apiKey is required: a remote engine needs a key');
   return { url: new URL(url).origin, apiKey };
+}
+
+function parseUpstream(value: unknown): Settings['upstream'] {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null) throw new SettingsError('settings.upstream must be an object');
+  const upstream = value as Record<string, unknown>;
+  const url = optionalString(upstream.url, 'upstream.url');
+  const key = optionalString(upstream.key, 'upstream.key');
+  if (!url || !URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new SettingsError('settings.upstream.url must be an http(s) URL');
+  if (!key) throw new SettingsError('settings.upstream.key is required (a key of the upstream with orders:import)');
+  return { url, key };
 }
 
 function optionalString(value: unknown, name: string): string | undefined {

@@ -7,6 +7,25 @@ export function hashPin(pin: string): string {
   return `scrypt$${salt.toString('base64url')}$${scryptSync(pin, salt, 32).toString('base64url')}`;
 }
 
+/**
+ * Against guessing at a kiosk: after 5 wrong PINs in a row, every try is refused for 5 minutes (and again
+ * after each further wrong PIN once the lock ends).
+ */
+export function createPinGuard(limit = 5, lockMs = 5 * 60 * 1000) {
+  let failures = 0;
+  let lockedUntil = 0;
+  return {
+    locked: (now: number): boolean => now < lockedUntil,
+    failed(now: number): void {
+      failures += 1;
+      if (failures >= limit) lockedUntil = now + lockMs;
+    },
+    succeeded(): void {
+      failures = 0;
+    },
+  };
+}
+
 export function verifyPin(pin: string, stored: string | undefined): boolean {
   const [scheme, salt, hash] = stored?.split('$') ?? [];
   if (scheme !== 'scrypt' || !salt || !hash || typeof pin !== 'string' || pin.length > 64) return false;

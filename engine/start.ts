@@ -70,7 +70,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     else if (options.demo !== false && ctx.catalog.locations().length === 0) importCatalog(ctx, demoCatalog());
     // Before taking requests: what a crash left between the provider's answer and the order's commit.
     const settled = await settleOpenAttempts(ctx);
-    if (settled.orders + settled.released + settled.refunds > 0) logger.warn(settled, 'settled payment attempts left open by a crash');
+    if (settled.orders + settled.released + settled.refunds + settled.failed > 0) logger.warn(settled, 'payment attempts left open by a crash');
 
     const keys = createKeyRepo(db);
     const ui = uiFor(options.uiDir, keys, simulator.provider.testTokens);
@@ -91,11 +91,22 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
     baseUrl = url;
 
-    const sweep = () =>
+    let settling = false;
+    const sweep = () => {
       immediate(db, () => {
         ctx.carts.releaseExpired(ctx.now());
         ctx.checkout.purgeKeys(ctx.now());
       });
+      // A payment whose provider never answered must not lock its cart until the next restart.
+      if (settling) return;
+      settling = true;
+      settleOpenAttempts(ctx, { olderThanMs: 60_000 })
+        .then((counts) => counts.orders + counts.released + counts.refunds > 0 && logger.warn(counts, 'settled stale payment attempts'))
+        .catch((error: unknown) => logger.error({ err: error }, 'settling stale payment attempts failed'))
+        .finally(() => {
+          settling = false;
+        });
+    };
     const sweeper = setInterval(sweep, options.sweepIntervalMs ?? 30_000);
     if (options.upstream) worker = startSyncWorker(ctx, options.upstream, logger);
     sweeper.unref();
@@ -128,9 +139,9 @@ function uiFor(uiDir: string | false | undefined, keys: KeyRepo, testTokens: rea
   const root = uiDir === undefined ? DEFAULT_UI_DIR : uiDir;
   if (root === false || !existsSync(join(root, 'index.html'))) return undefined;
   keys.revokeNamed(UI_KEY_NAME);
-  // The box office's conflict inbox and the header's sync status need `admin`; the key never leaves this
-  // machine's own origin (see routes/ui.ts).
-  const { key } = keys.create(UI_KEY_NAME, ['catalog:read', 'carts:write', 'orders:read', 'orders:write', 'admin']);
+  // A till's scopes, and `sync` for the header's status and the box office's conflict inbox. Never admin:
+  // no catalog writes, no imports of unpaid orders from the page.
+  const { key } = keys.create(UI_KEY_NAME, ['catalog:read', 'carts:write', 'orders:read', 'orders:write', 'sync']);
   return { root, config: { apiKey: key, apiBase: '/api/v3', testTokens } };
 }
 

@@ -20,12 +20,15 @@ export interface AttemptRow {
   amount: number;
   currency: string;
   request: string;
+  /** JSON of the cart as priced when the attempt was made (null on attempts older than that column) */
+  priced: string | null;
   state: 'pending' | 'captured' | 'refunding' | 'refunded' | 'failed';
   orderId: string | null;
+  createdAt: number;
 }
 
 const ATTEMPT_COLUMNS = `id, cart_id AS cartId, api_key_id AS apiKeyId, idempotency_key AS idempotencyKey, method, amount, currency,
-  request, state, order_id AS orderId`;
+  request, priced, state, order_id AS orderId, created_at AS createdAt`;
 
 export function createCheckoutRepo(db: Db) {
   const keyGet = db.prepare<[string, string, number], IdempotencyRow>(`SELECT cart_id AS cartId, state, status, body
@@ -36,8 +39,8 @@ export function createCheckoutRepo(db: Db) {
     'UPDATE idempotency_keys SET state = ?, status = ?, body = ? WHERE api_key_id = ? AND key = ?');
   const keyForget = db.prepare<[string, string]>('DELETE FROM idempotency_keys WHERE api_key_id = ? AND key = ?');
   const keyPurge = db.prepare<[number]>('DELETE FROM idempotency_keys WHERE created_at <= ?');
-  const attemptInsert = db.prepare(`INSERT INTO payment_attempts (id, cart_id, api_key_id, idempotency_key, method, amount, currency, request, state, created_at)
-    VALUES (@id, @cartId, @apiKeyId, @idempotencyKey, @method, @amount, @currency, @request, 'pending', @createdAt)`);
+  const attemptInsert = db.prepare(`INSERT INTO payment_attempts (id, cart_id, api_key_id, idempotency_key, method, amount, currency, request, priced, state, created_at)
+    VALUES (@id, @cartId, @apiKeyId, @idempotencyKey, @method, @amount, @currency, @request, @priced, 'pending', @createdAt)`);
   const attemptGet = db.prepare<[string], AttemptRow>(`SELECT ${ATTEMPT_COLUMNS} FROM payment_attempts WHERE id = ?`);
   const attemptPendingForCart = db.prepare<[string], AttemptRow>(`SELECT ${ATTEMPT_COLUMNS} FROM payment_attempts WHERE cart_id = ? AND state = 'pending'`);
   const attemptPendingForKey = db.prepare<[string, string], AttemptRow>(`SELECT ${ATTEMPT_COLUMNS} FROM payment_attempts
@@ -61,7 +64,7 @@ export function createCheckoutRepo(db: Db) {
     /** the key was not used up: the same key may be sent again as if new */
     forgetKey: (apiKeyId: string, key: string) => void keyForget.run(apiKeyId, key),
     purgeKeys: (now: number) => keyPurge.run(now - IDEMPOTENCY_LIFETIME_MS).changes,
-    insertAttempt: (attempt: Omit<AttemptRow, 'state' | 'orderId'> & { createdAt: number }) => void attemptInsert.run(attempt),
+    insertAttempt: (attempt: Omit<AttemptRow, 'state' | 'orderId'>) => void attemptInsert.run(attempt),
     attempt: (id: string) => attemptGet.get(id),
     pendingForCart: (cartId: string) => attemptPendingForCart.get(cartId),
     pendingForKey: (apiKeyId: string, key: string) => attemptPendingForKey.get(apiKeyId, key),

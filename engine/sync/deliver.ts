@@ -35,6 +35,8 @@ export async function deliver(ctx: EngineContext, upstream: Upstream, entry: Out
 
 async function deliverOrder(ctx: EngineContext, upstream: Upstream, entry: OutboxRow): Promise<Delivery> {
   const order = readOrder(ctx, entry.orderId);
+  // Cancelled here before it ever reached the upstream (e.g. a conflict sent again later): nothing to send.
+  if (order.status === 'cancelled' && entry.upstreamOrderId === null) return { kind: 'delivered', upstreamOrderId: null };
   let cartId = entry.upstreamCartId;
   if (cartId === null) {
     // Written before the request: if its answer is lost, the cart it made upstream holds the stock until

@@ -42,7 +42,8 @@ export function beginCheckout(ctx: EngineContext, request: CheckoutRequest, now:
     }
 
     const cart = liveCart(ctx, body.cartId, now);
-    const total = cartView(ctx, cart, now).total;
+    const view = cartView(ctx, cart, now);
+    const total = view.total;
     if (body.expectedTotal.amount !== total.amount || body.expectedTotal.currency !== total.currency) {
       throw new EngineError('EXPECTED_TOTAL_MISMATCH', { param: 'expectedTotal', details: { total } });
     }
@@ -56,6 +57,7 @@ export function beginCheckout(ctx: EngineContext, request: CheckoutRequest, now:
       amount: total.amount,
       currency: total.currency,
       request: JSON.stringify(payment),
+      priced: JSON.stringify({ currency: view.currency, total: view.total, items: view.items, receiptLines: view.receiptLines }),
       createdAt: now,
     };
     ctx.checkout.insertAttempt(attempt);

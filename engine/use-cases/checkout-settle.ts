@@ -1,4 +1,5 @@
 import { EngineError } from '../domain/errors';
+import type { Cart } from '../http/schemas/cart';
 import type { Order, PaymentView } from '../http/schemas/order';
 import type { ChargeOutcome } from '../payments/provider';
 import type { AttemptRow } from '../store/checkout-repo';
@@ -48,7 +49,8 @@ function createOrder(ctx: EngineContext, attempt: AttemptRow, now: number): Sett
     ctx.checkout.forgetKey(attempt.apiKeyId, attempt.idempotencyKey);
     return { error: new EngineError('CART_EXPIRED'), refund: attempt.id };
   }
-  const view = cartView(ctx, cart, now);
+  // What was charged is what the order says: the cart as priced when the attempt was made.
+  const view = attempt.priced === null ? cartView(ctx, cart, now) : (JSON.parse(attempt.priced) as Pick<Cart, 'currency' | 'total' | 'items' | 'receiptLines'>);
   const orderId = ctx.newId('ord');
   const tickets = view.items
     .filter((item) => item.type === 'admission')

@@ -15,7 +15,7 @@ describe('GET /ui-config.json', () => {
 
   const config = (headers: Record<string, string> = {}) => fetch(`${engine.url}/ui-config.json`, { headers });
 
-  it('gives the page a working key (a staff tool: sync status and conflicts need admin), the API base and the test cards', async () => {
+  it('gives the page a till key (with the sync scope, never admin), the API base and the test cards', async () => {
     const response = await config({ 'sec-fetch-site': 'same-origin' });
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');
@@ -25,6 +25,8 @@ describe('GET /ui-config.json', () => {
     expect((await engine.request('GET', '/events', { key: body.apiKey })).status).toBe(200);
     expect((await engine.request('GET', '/orders', { key: body.apiKey })).status).toBe(200);
     expect((await engine.request('GET', '/sync/status', { key: body.apiKey })).status).toBe(200);
+    const denied = await engine.request<{ error: { code: string } }>('PUT', '/catalog', { key: body.apiKey, body: { locations: [], events: [] } });
+    expect([denied.status, denied.body.error.code]).toEqual([403, 'INSUFFICIENT_PERMISSIONS']);
   });
 
   it.each(['cross-site', 'same-site'])('refuses a %s fetch (another page in the kiosk browser)', async (site) => {

@@ -4,7 +4,7 @@ import { resolveConflict, retryConflict, syncStatus, type SyncSource } from '../
 import { replies } from '../schemas/common';
 import { ResolveBody, SyncEntry, SyncEntryParams, SyncStatus } from '../schemas/sync';
 
-const config = { scope: 'admin' } as const;
+const config = { scope: 'sync' } as const;
 const tags = ['sync'];
 
 export const syncRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext; worker: () => SyncSource | undefined }> = async (app, { ctx, worker }) => {

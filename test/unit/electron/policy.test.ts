@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isAllowedNavigation } from '../../../electron/navigation';
 import { DEFAULT_SETTINGS, loadSettings, parseSettings, SettingsError } from '../../../electron/settings';
-import { hashPin, verifyPin } from '../../../electron/staff-pin';
+import { createPinGuard, hashPin, verifyPin } from '../../../electron/staff-pin';
 
 describe('navigation policy', () => {
   const engine = ['http://127.0.0.1:41234'];
@@ -34,6 +34,16 @@ describe('staff PIN', () => {
     expect(verifyPin('2468', 'plain$2468')).toBe(false);
   });
   it.each(['12', 'abcd', '1234567890123'])('refuses %j as a PIN', (pin) => expect(() => hashPin(pin)).toThrow());
+
+  it('locks the staff exit for 5 minutes after 5 wrong PINs', () => {
+    const guard = createPinGuard();
+    for (let i = 0; i < 4; i += 1) guard.failed(1_000);
+    expect(guard.locked(1_000)).toBe(false);
+    guard.failed(1_000);
+    expect(guard.locked(1_000)).toBe(true);
+    expect(guard.locked(1_000 + 5 * 60 * 1000 - 1)).toBe(true);
+    expect(guard.locked(1_000 + 5 * 60 * 1000)).toBe(false);
+  });
 });
 
 describe('settings.json', () => {
@@ -52,6 +62,7 @@ describe('settings.json', () => {
     const pin = hashPin('1234');
     expect(parseSettings(JSON.stringify({ mode: 'kiosk', staffPinHash: pin }))).toMatchObject({ mode: 'kiosk', staffPinHash: pin });
     expect(parseSettings(JSON.stringify({ lan: { allowedHosts: ['till-1.venue.lan'] } })).lan).toEqual({ host: '0.0.0.0', allowedHosts: ['till-1.venue.lan'] });
+    expect(parseSettings(JSON.stringify({ upstream: { url: 'https://tickets.example', key: 'kassa_u' } })).upstream).toEqual({ url: 'https://tickets.example', key: 'kassa_u' });
     expect(parseSettings(JSON.stringify({ remote: { url: 'http://till-1.venue.lan:8787/x', apiKey: 'kassa_k' } })).remote).toEqual({
       url: 'http://till-1.venue.lan:8787',
       apiKey: 'kassa_k',
@@ -67,6 +78,7 @@ describe('settings.json', () => {
     ['{"remote":{"url":"ftp://x","apiKey":"k"}}', 'remote.url'],
     ['{"remote":{"url":"http://till-1:8787"}}', 'remote.apiKey'],
     ['{"lan":{"allowedHosts":[1]}}', 'allowedHosts'],
+    ['{"upstream":{"url":"https://x"}}', 'upstream.key'],
   ])('refuses %s, naming the problem', (text, problem) => {
     expect(() => parseSettings(text)).toThrow(SettingsError);
     expect(() => parseSettings(text)).toThrow(problem);

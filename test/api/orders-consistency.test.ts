@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoCatalog } from '../../engine/catalog/demo';
+import { openDatabase } from '../../engine/store/db';
+import { startTestEngine, type TestEngine } from '../helpers/engine';
+
+/** What the customer was charged is what the order says, and a payment that never answered unlocks its cart. */
+
+interface Cart { id: string; total: { amount: number; currency: string } }
+interface Order { total: { amount: number; currency: string }; payment: { amount: { amount: number } }; receiptLines: { amount: { amount: number } }[] }
+
+const seat = (id: string) => ({ items: [{ occurrenceId: 'tempest-2027-04-02', inventoryItemId: id, priceOptionId: 'stalls-full', quantity: 1 }] });
+
+describe('the catalog changing while the provider is answering', () => {
+  let engine: TestEngine;
+  beforeAll(async () => {
+    engine = await startTestEngine({ paymentAnswerDelayMs: 600 });
+  });
+  afterAll(() => engine.close());
+
+  it.each([
+    ['a new USD rate', (doc: ReturnType<typeof demoCatalog>) => doc.exchangeRates?.forEach((rate) => rate.to === 'USD' && (rate.rate = '2.5'))],
+    ['the USD rate removed', (doc: ReturnType<typeof demoCatalog>) => (doc.exchangeRates = doc.exchangeRates?.filter((rate) => rate.to !== 'USD'))],
+  ])('%s: the order keeps the total that was charged', async (_name, change) => {
+    const created = await engine.request<{ data: Cart }>('POST', '/carts', { body: { ...seat(_name.includes('new') ? 'G1' : 'G2'), currency: 'USD' } });
+    const cart = created.body.data;
+    expect(cart.total).toEqual({ amount: 4871, currency: 'USD' }); // 45.00 EUR × 1.0825
+    const placing = engine.request<{ data: Order }>('POST', '/orders', {
+      body: { cartId: cart.id, expectedTotal: cart.total, payment: { method: 'card', token: 'tok_visa' } },
+      headers: { 'idempotency-key': crypto.randomUUID() },
+    });
+    await new Promise((done) => setTimeout(done, 150)); // the provider has the charge; its answer is on the way
+    const doc = demoCatalog();
+    change(doc);
+    expect((await engine.request('PUT', '/catalog', { body: doc })).status).toBe(200);
+    const placed = await placing;
+    expect(placed.status).toBe(201);
+    expect(placed.body.data.total).toEqual({ amount: 4871, currency: 'USD' });
+    expect(placed.body.data.payment.amount.amount).toBe(4871);
+    expect(placed.body.data.receiptLines.map((line) => line.amount.amount)).toEqual([4871]);
+    expect((await engine.request('PUT', '/catalog', { body: demoCatalog() })).status).toBe(200);
+  });
+});
+
+describe('a payment attempt whose provider never answered', () => {
+  let engine: TestEngine;
+  beforeAll(async () => {
+    engine = await startTestEngine({ sweepIntervalMs: 100 });
+  });
+  afterAll(() => engine.close());
+
+  it('is settled by the sweeper after a minute: the cart is unlocked without a restart', async () => {
+    const cart = (await engine.request<{ data: Cart }>('POST', '/carts', { body: seat('H1') })).body.data;
+    // What a lost provider answer leaves behind: the attempt pending, its key in progress, nothing running.
+    const db = openDatabase(engine.dataDir);
+    const key = crypto.randomUUID();
+    const apiKeyId = (db.prepare("SELECT id FROM api_keys WHERE name = 'admin'").get() as { id: string }).id;
+    const longAgo = Date.now() - 120_000;
+    db.prepare(`INSERT INTO payment_attempts (id, cart_id, api_key_id, idempotency_key, method, amount, currency, request, state, created_at)
+      VALUES ('pay_lost', ?, ?, ?, 'card', 4500, 'EUR', '{"token":"tok_visa"}', 'pending', ?)`).run(cart.id, apiKeyId, key, longAgo);
+    db.prepare("INSERT INTO idempotency_keys (api_key_id, key, cart_id, state, created_at) VALUES (?, ?, ?, 'in_progress', ?)").run(apiKeyId, key, cart.id, longAgo);
+    db.close();
+
+    const locked = await engine.request<{ error: { code: string } }>('DELETE', `/carts/${cart.id}`);
+    expect([locked.status, locked.body.error.code]).toEqual([409, 'CART_CHECKOUT_IN_PROGRESS']);
+    await expect.poll(async () => (await engine.request('DELETE', `/carts/${cart.id}`)).status, { timeout: 5_000 }).toBe(204);
+  });
+});
+
+describe('the sync scope', () => {
+  let engine: TestEngine;
+  beforeAll(async () => {
+    engine = await startTestEngine();
+  });
+  afterAll(() => engine.close());
+
+  it('guards the sync status; admin keys keep it', async () => {
+    const denied = await engine.request<{ error: { code: string; details: { requiredScope: string } } }>('GET', '/sync/status', { key: engine.keys.carts });
+    expect([denied.status, denied.body.error.code, denied.body.error.details.requiredScope]).toEqual([403, 'INSUFFICIENT_PERMISSIONS', 'sync']);
+    expect((await engine.request('GET', '/sync/status', { key: engine.createKey(['sync']) })).status).toBe(200);
+    expect((await engine.request('GET', '/sync/status', { key: engine.keys.admin })).status).toBe(200);
+  });
+});
