@@ -64,25 +64,25 @@ function parseLan(value: unknown): Settings['lan'] {
 }
 
 function parseRemote(value: unknown): Settings['remote'] {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'object' || value === null) throw new SettingsError('settings.remote must be an object');
-  const remote = value as Record<string, unknown>;
-  const url = optionalString(remote.url, 'remote.url');
-  const apiKey = optionalString(remote.apiKey, 'remote.apiKey');
-  if (!url || !URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new SettingsError('settings.remote.url must be an http(s) URL');
-  if (!apiKey) throw new SettingsError('settings.remote.apiKey is required: a remote engine needs a key');
-  return { url: new URL(url).origin, apiKey };
+  const remote = parseEndpoint(value, 'remote', 'apiKey', 'a remote engine needs a key');
+  return remote && { url: new URL(remote.url).origin, apiKey: remote.secret };
 }
 
 function parseUpstream(value: unknown): Settings['upstream'] {
+  const upstream = parseEndpoint(value, 'upstream', 'key', 'a key of the upstream with orders:import');
+  return upstream && { url: upstream.url, key: upstream.secret };
+}
+
+/** `{ url, <keyField> }`: an http(s) URL and the API key to use there. */
+function parseEndpoint(value: unknown, name: string, keyField: string, why: string): { url: string; secret: string } | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'object' || value === null) throw new SettingsError('settings.upstream must be an object');
-  const upstream = value as Record<string, unknown>;
-  const url = optionalString(upstream.url, 'upstream.url');
-  const key = optionalString(upstream.key, 'upstream.key');
-  if (!url || !URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new SettingsError('settings.upstream.url must be an http(s) URL');
-  if (!key) throw new SettingsError('settings.upstream.key is required (a key of the upstream with orders:import)');
-  return { url, key };
+  if (typeof value !== 'object' || value === null) throw new SettingsError(`settings.${name} must be an object`);
+  const endpoint = value as Record<string, unknown>;
+  const url = optionalString(endpoint.url, `${name}.url`);
+  const secret = optionalString(endpoint[keyField], `${name}.${keyField}`);
+  if (!url || !URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new SettingsError(`settings.${name}.url must be an http(s) URL`);
+  if (!secret) throw new SettingsError(`settings.${name}.${keyField} is required (${why})`);
+  return { url, secret };
 }
 
 function optionalString(value: unknown, name: string): string | undefined {
