@@ -50,7 +50,7 @@ export default tseslint.config(
       'no-restricted-imports': ['error', {
         patterns: [
           { group: ['node:*', 'electron', 'better-sqlite3', 'fastify'], message: 'The renderer is a web page: no Node, Electron or server code.' },
-          { regex: '(^|/)engine/(?!http/schemas/)', message: 'From the engine the renderer imports only its shared schemas.' },
+          { regex: '(^|/)engine/(?!contract/)', message: 'From the engine the renderer imports only its shared schemas.' },
         ],
       }],
     },

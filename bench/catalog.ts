@@ -1,4 +1,4 @@
-import type { CatalogDocument } from '../engine/http/schemas/catalog';
+import type { CatalogDocument } from '../engine/contract/catalog';
 
 /**
  * The benchmark's catalog document (contract §2): a standing concert for cart and sale scenarios, seat maps of

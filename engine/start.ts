@@ -7,7 +7,7 @@ import Value from 'typebox/value';
 import { demoCatalog } from './catalog/demo';
 import { buildApp } from './http/app';
 import { API_KEY_HEADER } from './http/auth';
-import { CatalogDocument } from './http/schemas/catalog';
+import { CatalogDocument } from './contract/catalog';
 import type { UiConfig } from './http/routes/ui';
 import { immediate, openDatabase } from './store/db';
 import { createKeyRepo, type KeyRepo } from './store/key-repo';

@@ -1,4 +1,4 @@
-import type { CatalogDocument } from '../http/schemas/catalog';
+import type { CatalogDocument } from '../contract/catalog';
 
 /**
  * The bundled demo catalog a new database gets (unless `--no-demo`): one venue selling in six currencies

@@ -1,5 +1,5 @@
 import type { Db } from './db';
-import type { CatalogDocument } from '../http/schemas/catalog';
+import type { CatalogDocument } from '../contract/catalog';
 
 /**
  * Writes a checked catalog document. Rows are upserted by id so held and sold quantities and voucher

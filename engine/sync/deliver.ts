@@ -1,5 +1,5 @@
-import type { Cart } from '../http/schemas/cart';
-import type { Order } from '../http/schemas/order';
+import type { Cart } from '../contract/cart';
+import type { Order } from '../contract/order';
 import type { OutboxRow } from '../store/outbox-repo';
 import { immediate } from '../store/db';
 import { readOrder } from '../use-cases/cancel-order';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import Value from 'typebox/value';
-import { CatalogDocument } from '../http/schemas/catalog';
+import { CatalogDocument } from '../contract/catalog';
 import { immediate } from '../store/db';
 import { importCatalog } from '../use-cases/catalog';
 import type { EngineContext } from '../use-cases/context';

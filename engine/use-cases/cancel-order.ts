@@ -1,5 +1,5 @@
 import { EngineError } from '../domain/errors';
-import type { Order, PaymentView } from '../http/schemas/order';
+import type { Order, PaymentView } from '../contract/order';
 import { immediate } from '../store/db';
 import type { EngineContext } from './context';
 import { orderViews } from './order-view';

@@ -1,6 +1,6 @@
 import { parseDecimal } from '../domain/money';
 import { fromBase, priceCart, type VoucherTerms } from '../domain/pricing';
-import type { Cart } from '../http/schemas/cart';
+import type { Cart } from '../contract/cart';
 import type { CartRow, } from '../store/cart-repo';
 import type { VoucherRow } from '../store/catalog-repo';
 import type { EngineContext } from './context';

@@ -1,7 +1,7 @@
 import { checkCatalog } from '../domain/catalog-rules';
 import { EngineError } from '../domain/errors';
 import { fromBase } from '../domain/pricing';
-import type { CatalogDocument, EventView, InventoryView, LocationView } from '../http/schemas/catalog';
+import type { CatalogDocument, EventView, InventoryView, LocationView } from '../contract/catalog';
 import { immediate } from '../store/db';
 import type { EngineContext } from './context';
 import { groupBy } from './group-by';

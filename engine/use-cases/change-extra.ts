@@ -1,5 +1,5 @@
 import { EngineError } from '../domain/errors';
-import type { Cart } from '../http/schemas/cart';
+import type { Cart } from '../contract/cart';
 import { immediate } from '../store/db';
 import { liveCart } from './cart-access';
 import { cartView } from './cart-view';

@@ -1,6 +1,6 @@
 import { EngineError } from '../domain/errors';
 import type { Money } from '../domain/money';
-import type { PaymentRequest, PlaceOrderBody } from '../http/schemas/order';
+import type { PaymentRequest, PlaceOrderBody } from '../contract/order';
 import type { AttemptRow } from '../store/checkout-repo';
 import { immediate } from '../store/db';
 import { grants } from '../domain/scopes';

@@ -1,6 +1,6 @@
 import { EngineError } from '../domain/errors';
-import type { Cart } from '../http/schemas/cart';
-import type { Order, PaymentView } from '../http/schemas/order';
+import type { Cart } from '../contract/cart';
+import type { Order, PaymentView } from '../contract/order';
 import type { ChargeOutcome } from '../payments/provider';
 import type { AttemptRow } from '../store/checkout-repo';
 import { immediate } from '../store/db';

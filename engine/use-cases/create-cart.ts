@@ -1,5 +1,5 @@
 import { planCart, resolveOccurrence } from '../domain/cart-rules';
-import type { Cart, CreateCartBody } from '../http/schemas/cart';
+import type { Cart, CreateCartBody } from '../contract/cart';
 import { immediate } from '../store/db';
 import { cartView } from './cart-view';
 import type { EngineContext } from './context';

@@ -1,4 +1,4 @@
-import type { CatalogDocument } from '../http/schemas/catalog';
+import type { CatalogDocument } from '../contract/catalog';
 import { createCatalogReader } from '../store/catalog-reader';
 import type { EngineContext } from './context';
 import { groupBy } from './group-by';

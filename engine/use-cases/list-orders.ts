@@ -1,5 +1,5 @@
 import { EngineError } from '../domain/errors';
-import type { Order } from '../http/schemas/order';
+import type { Order } from '../contract/order';
 import type { EngineContext } from './context';
 import { orderViews } from './order-view';
 

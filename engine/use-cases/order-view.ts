@@ -1,5 +1,5 @@
-import type { Order, PaymentView } from '../http/schemas/order';
-import type { Cart } from '../http/schemas/cart';
+import type { Order, PaymentView } from '../contract/order';
+import type { Cart } from '../contract/cart';
 import type { GiftCardRow, OrderRow, TicketRow } from '../store/order-repo';
 import type { EngineContext } from './context';
 import { groupBy } from './group-by';

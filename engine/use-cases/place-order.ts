@@ -1,5 +1,5 @@
 import { EngineError, type ErrorCode } from '../domain/errors';
-import type { Order, PlaceOrderBody } from '../http/schemas/order';
+import type { Order, PlaceOrderBody } from '../contract/order';
 import type { ChargeOutcome } from '../payments/provider';
 import type { AttemptRow } from '../store/checkout-repo';
 import { beginCheckout, type StoredPayment } from './checkout-begin';

@@ -1,4 +1,4 @@
-import type { Cart } from '../http/schemas/cart';
+import type { Cart } from '../contract/cart';
 import { liveCart } from './cart-access';
 import { cartView } from './cart-view';
 import type { EngineContext } from './context';

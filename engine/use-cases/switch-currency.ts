@@ -1,4 +1,4 @@
-import type { Cart } from '../http/schemas/cart';
+import type { Cart } from '../contract/cart';
 import { immediate } from '../store/db';
 import { liveCart } from './cart-access';
 import { cartView } from './cart-view';

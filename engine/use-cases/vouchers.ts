@@ -1,5 +1,5 @@
 import { EngineError } from '../domain/errors';
-import type { Cart } from '../http/schemas/cart';
+import type { Cart } from '../contract/cart';
 import type { CartRow } from '../store/cart-repo';
 import type { VoucherRow } from '../store/catalog-repo';
 import { immediate } from '../store/db';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Value from 'typebox/value';
-import { CatalogDocument } from '../../engine/http/schemas/catalog';
+import { CatalogDocument } from '../../engine/contract/catalog';
 import { startTestEngine, type ApiResponse, type ErrorEnvelope, type TestEngine } from '../helpers/engine';
 
 /**

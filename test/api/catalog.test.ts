@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCatalog } from '../../engine/catalog/demo';
-import type { CatalogDocument } from '../../engine/http/schemas/catalog';
+import type { CatalogDocument } from '../../engine/contract/catalog';
 import { SMALL, smallCatalog } from '../fixtures/small-catalog';
 import { available, cartOf, concert, createCart, errorOf, seat, type InventoryBody } from '../helpers/cart-assertions';
 import { startTestEngine, type TestEngine } from '../helpers/engine';

@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Cart } from '../../engine/http/schemas/cart';
-import type { InventoryView } from '../../engine/http/schemas/catalog';
+import type { Cart } from '../../engine/contract/cart';
+import type { InventoryView } from '../../engine/contract/catalog';
 import { expectAccessible, screenshot, startUi, type UiHarness } from './browser';
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Cart } from '../../engine/http/schemas/cart';
+import type { Cart } from '../../engine/contract/cart';
 import { startUi, type UiHarness } from './browser';
 
 /** A reloaded page (the desktop app reloads a crashed renderer) keeps the held cart: same cart, same hold. */

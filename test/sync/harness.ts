@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import type { CatalogDocument } from '../../engine/http/schemas/catalog';
+import type { CatalogDocument } from '../../engine/contract/catalog';
 import type { EngineOptions } from '../../engine/start';
 import type { Cart, Money } from '../helpers/cart-assertions';
 import { startTestEngine, type ApiResponse, type RequestOptions, type TestEngine } from '../helpers/engine';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AddExtrasBody, Cart, CartItemParams, CartParams, ChangeQuantityBody } from '../schemas/cart';
-import { replies } from '../schemas/common';
+import { AddExtrasBody, Cart, CartItemParams, CartParams, ChangeQuantityBody } from '../../contract/cart';
+import { replies } from '../../contract/common';
 import { addExtras } from '../../use-cases/add-extras';
 import { changeExtra } from '../../use-cases/change-extra';
 import type { EngineContext } from '../../use-cases/context';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Cart, CartParams, CreateCartBody, SwitchCurrencyBody } from '../schemas/cart';
-import { CurrencyQuery, ErrorBody, replies } from '../schemas/common';
+import { Cart, CartParams, CreateCartBody, SwitchCurrencyBody } from '../../contract/cart';
+import { CurrencyQuery, ErrorBody, replies } from '../../contract/common';
 import type { EngineContext } from '../../use-cases/context';
 import { createCart } from '../../use-cases/create-cart';
 import { deleteCart } from '../../use-cases/delete-cart';

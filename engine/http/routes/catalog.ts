@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { CatalogDocument, CatalogImportResult, EventView, InventoryView, LocationView } from '../schemas/catalog';
-import { CurrencyQuery, Id, replies } from '../schemas/common';
+import { CatalogDocument, CatalogImportResult, EventView, InventoryView, LocationView } from '../../contract/catalog';
+import { CurrencyQuery, Id, replies } from '../../contract/common';
 import { importCatalog, listEvents, listLocations, occurrenceInventory } from '../../use-cases/catalog';
 import type { EngineContext } from '../../use-cases/context';
 import { exportCatalog } from '../../use-cases/export-catalog';

@@ -6,8 +6,8 @@ import type { EngineContext } from '../../use-cases/context';
 import { listOrders } from '../../use-cases/list-orders';
 import { placeOrder } from '../../use-cases/place-order';
 import { sendError } from '../error-handler';
-import { ErrorBody, replies } from '../schemas/common';
-import { Order, OrderParams, OrdersPage, OrdersQuery, PlaceOrderBody } from '../schemas/order';
+import { ErrorBody, replies } from '../../contract/common';
+import { Order, OrderParams, OrdersPage, OrdersQuery, PlaceOrderBody } from '../../contract/order';
 
 const tags = ['orders'];
 const write = { scope: 'orders:write' } as const;

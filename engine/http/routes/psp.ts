@@ -5,8 +5,8 @@ import { EngineError } from '../../domain/errors';
 import { scaleOf } from '../../domain/currencies';
 import { challengePage } from '../../payments/challenge-page';
 import type { Simulator } from '../../payments/simulator';
-import { ErrorBody } from '../schemas/common';
-import { ChallengeDecision, ChallengeParams } from '../schemas/order';
+import { ErrorBody } from '../../contract/common';
+import { ChallengeDecision, ChallengeParams } from '../../contract/order';
 
 /**
  * The simulated provider's 3-D Secure challenge (contract §7): a page for a person, and the automation

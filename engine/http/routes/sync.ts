@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { EngineContext } from '../../use-cases/context';
 import { resolveConflict, retryConflict, syncStatus, type SyncSource } from '../../use-cases/sync-status';
-import { replies } from '../schemas/common';
-import { ResolveBody, SyncEntry, SyncEntryParams, SyncStatus } from '../schemas/sync';
+import { replies } from '../../contract/common';
+import { ResolveBody, SyncEntry, SyncEntryParams, SyncStatus } from '../../contract/sync';
 
 const config = { scope: 'sync' } as const;
 const tags = ['sync'];

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ApplyVoucherBody, Cart, CartParams, CartVoucherParams } from '../schemas/cart';
-import { replies } from '../schemas/common';
+import { ApplyVoucherBody, Cart, CartParams, CartVoucherParams } from '../../contract/cart';
+import { replies } from '../../contract/common';
 import type { EngineContext } from '../../use-cases/context';
 import { applyVoucher, removeVoucher } from '../../use-cases/vouchers';
 

@@ -1,10 +1,10 @@
 /** The API's shapes, from the engine's schemas (written once, also behind validation and OpenAPI). */
 import type { Static } from 'typebox';
-import type { Cart as CartSchema, CreateCartBody as CreateCartSchema } from '../../../engine/http/schemas/cart';
-import type { EventView, InventoryView, LocationView } from '../../../engine/http/schemas/catalog';
-import type { MoneyBody } from '../../../engine/http/schemas/common';
-import type { Order as OrderSchema, PaymentRequest as PaymentSchema } from '../../../engine/http/schemas/order';
-import type { SyncConflict as SyncConflictSchema, SyncStatus as SyncStatusSchema } from '../../../engine/http/schemas/sync';
+import type { Cart as CartSchema, CreateCartBody as CreateCartSchema } from '../../../engine/contract/cart';
+import type { EventView, InventoryView, LocationView } from '../../../engine/contract/catalog';
+import type { MoneyBody } from '../../../engine/contract/common';
+import type { Order as OrderSchema, PaymentRequest as PaymentSchema } from '../../../engine/contract/order';
+import type { SyncConflict as SyncConflictSchema, SyncStatus as SyncStatusSchema } from '../../../engine/contract/sync';
 
 export type Money = MoneyBody;
 export type Cart = CartSchema;

@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { CURRENCY_PATTERN } from '../../domain/currencies';
-import { LIMITS } from '../../domain/limits';
+import { CURRENCY_PATTERN } from '../domain/currencies';
+import { LIMITS } from '../domain/limits';
 
 export { LIMITS };
 
