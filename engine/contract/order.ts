@@ -46,7 +46,27 @@ export const Order = Type.Object({
   items: Type.Array(CartItem),
   receiptLines: Type.Array(ReceiptLine),
   payment: PaymentView,
-  tickets: Type.Array(Type.Object({ id: Id, itemId: Id, code: Type.String() })),
+  event: Type.Optional(
+    Type.Object(
+      {
+        id: Id,
+        name: Type.String(),
+        occurrenceId: Id,
+        startsAt: Type.String({ description: 'the occurrence start as the catalog has it now (ISO 8601)' }),
+        location: Type.Object({ id: Id, name: Type.String() }),
+      },
+      { description: 'the show the order is for (event, date, venue), from the current catalog' },
+    ),
+  ),
+  tickets: Type.Array(
+    Type.Object({
+      id: Id,
+      itemId: Id,
+      code: Type.String(),
+      area: Type.Optional(Type.String({ description: 'the area the ticket admits to' })),
+      seat: Type.Optional(Type.String({ description: "the seat's label, in an assigned-seat area" })),
+    }),
+  ),
   giftCards: Type.Array(Type.Object({ code: Type.String(), itemId: Id, value: Money, status: Type.Union([Type.Literal('active'), Type.Literal('void')]) })),
 });
 export type Order = Static<typeof Order>;

@@ -15,6 +15,10 @@ export interface OrderRow {
   payment: string;
 }
 export interface TicketRow { id: string; itemId: string; code: string }
+/** where a ticket admits to: its area and, in an assigned-seat area, the seat's label */
+export interface TicketPlaceRow extends TicketRow { orderId: string; area: string | null; seat: string | null }
+/** which show an order is for, from the catalog as it stands now (a moved show prints its new time) */
+export interface OrderEventRow { orderId: string; eventId: string; eventName: string; occurrenceId: string; startsAt: string; locationId: string; locationName: string }
 export interface GiftCardRow { code: string; itemId: string; amount: number; currency: string; status: 'active' | 'void' }
 
 const ORDER_COLUMNS = `id, cart_id AS cartId, status, created_at AS createdAt, cancelled_at AS cancelledAt, currency, total, lines, payment`;
@@ -28,8 +32,18 @@ export function createOrderRepo(db: Db) {
   const unsell = db.prepare<[string]>(cartStockUpdate('sold = i.sold - x.q'));
   const markCartOrdered = db.prepare<[string, string]>("UPDATE carts SET status = 'ordered', order_id = ? WHERE id = ?");
   const orderById = db.prepare<[string], OrderRow>(`SELECT ${ORDER_COLUMNS} FROM orders WHERE id = ?`);
-  const ticketsOf = db.prepare<[string], TicketRow & { orderId: string }>(`SELECT id, order_id AS orderId, item_id AS itemId, code FROM tickets
-    WHERE order_id IN (SELECT value FROM json_each(?)) ORDER BY order_id, position`);
+  const ticketsOf = db.prepare<[string], TicketPlaceRow>(`SELECT t.id, t.order_id AS orderId, t.item_id AS itemId, t.code, a.name AS area,
+      CASE WHEN a.seating = 'assigned' THEN ii.label END AS seat
+    FROM tickets t JOIN orders o ON o.id = t.order_id JOIN carts c ON c.id = o.cart_id
+    LEFT JOIN cart_items ci ON ci.id = t.item_id
+    LEFT JOIN inventory_items ii ON ii.occurrence_id = c.occurrence_id AND ii.id = ci.inventory_item_id
+    LEFT JOIN areas a ON a.occurrence_id = c.occurrence_id AND a.id = ii.area_id
+    WHERE t.order_id IN (SELECT value FROM json_each(?)) ORDER BY t.order_id, t.position`);
+  const eventsOf = db.prepare<[string], OrderEventRow>(`SELECT o.id AS orderId, e.id AS eventId, e.name AS eventName, oc.id AS occurrenceId,
+      oc.starts_at AS startsAt, l.id AS locationId, l.name AS locationName
+    FROM orders o JOIN carts c ON c.id = o.cart_id JOIN occurrences oc ON oc.id = c.occurrence_id
+    JOIN events e ON e.id = oc.event_id JOIN locations l ON l.id = e.location_id
+    WHERE o.id IN (SELECT value FROM json_each(?))`);
   const giftCardsOf = db.prepare<[string], GiftCardRow & { orderId: string }>(`SELECT code, order_id AS orderId, item_id AS itemId, amount, currency, status
     FROM gift_cards WHERE order_id IN (SELECT value FROM json_each(?)) ORDER BY order_id, code`);
   // Newest first by insertion order (the rowid), which also orders orders placed in the same millisecond.
@@ -53,6 +67,8 @@ export function createOrderRepo(db: Db) {
     /** tickets of several orders in one query */
     tickets: (orderIds: readonly string[]) => ticketsOf.all(JSON.stringify(orderIds)),
     giftCards: (orderIds: readonly string[]) => giftCardsOf.all(JSON.stringify(orderIds)),
+    /** the show each order is for, in one query */
+    events: (orderIds: readonly string[]) => eventsOf.all(JSON.stringify(orderIds)),
     /** a page of orders, newest first, after the order with sequence number `afterSeq` */
     page: (limit: number, afterSeq?: number) => (afterSeq === undefined ? newest.all(limit) : olderThan.all(afterSeq, limit)),
     byTicketCode: (code: string) => byTicketCode.get(code),

@@ -8,7 +8,7 @@ import { cartView } from './cart-view';
 import type { StoredPayment } from './checkout-begin';
 import { redeemableCode } from './codes';
 import type { EngineContext } from './context';
-import { orderView } from './order-view';
+import { orderViews } from './order-view';
 
 /**
  * The second transaction of POST /orders: what the provider said becomes the outcome. Approved: the cart
@@ -71,7 +71,8 @@ function createOrder(ctx: EngineContext, attempt: AttemptRow, now: number): Sett
   ctx.orders.insert(row, tickets, giftCards);
   ctx.checkout.setAttempt(attempt.id, 'captured', orderId);
   if (ctx.syncing) ctx.outbox.add('order', orderId, now);
-  const order = orderView({ ...row, status: 'confirmed', cancelledAt: null }, tickets, giftCards.map((card) => ({ ...card, status: 'active' })));
+  const [order] = orderViews(ctx, [{ ...row, status: 'confirmed', cancelledAt: null }]);
+  if (!order) throw new Error(`order ${orderId} has no view`);
   ctx.checkout.finishKey(attempt.apiKeyId, attempt.idempotencyKey, 'completed', 201, order);
   return { order };
 }
@@ -105,7 +106,8 @@ function alreadySettled(ctx: EngineContext, attempt: AttemptRow): Settlement {
   const current = ctx.checkout.attempt(attempt.id);
   if (current?.orderId) {
     const order = ctx.orders.get(current.orderId);
-    if (order) return { order: orderView(order, ctx.orders.tickets([order.id]), ctx.orders.giftCards([order.id])) };
+    const [view] = order ? orderViews(ctx, [order]) : [];
+    if (view) return { order: view };
   }
   return { error: new EngineError('IDEMPOTENCY_KEY_FAILED') };
 }

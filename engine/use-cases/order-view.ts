@@ -1,6 +1,6 @@
 import type { Order, PaymentView } from '../contract/order';
 import type { Cart } from '../contract/cart';
-import type { GiftCardRow, OrderRow, TicketRow } from '../store/order-repo';
+import type { GiftCardRow, OrderEventRow, OrderRow, TicketPlaceRow } from '../store/order-repo';
 import type { EngineContext } from './context';
 import { groupBy } from './group-by';
 
@@ -11,7 +11,7 @@ export interface OrderLines {
   receiptLines: Cart['receiptLines'];
 }
 
-export function orderView(row: OrderRow, tickets: readonly TicketRow[], giftCards: readonly GiftCardRow[]): Order {
+export function orderView(row: OrderRow, tickets: readonly TicketPlaceRow[], giftCards: readonly GiftCardRow[], event: OrderEventRow | undefined): Order {
   const lines = JSON.parse(row.lines) as OrderLines;
   const payment = JSON.parse(row.payment) as PaymentView;
   return {
@@ -25,15 +25,25 @@ export function orderView(row: OrderRow, tickets: readonly TicketRow[], giftCard
     items: lines.items,
     receiptLines: lines.receiptLines,
     payment,
-    tickets: tickets.map(({ id, itemId, code }) => ({ id, itemId, code })),
+    ...(event && {
+      event: {
+        id: event.eventId,
+        name: event.eventName,
+        occurrenceId: event.occurrenceId,
+        startsAt: event.startsAt,
+        location: { id: event.locationId, name: event.locationName },
+      },
+    }),
+    tickets: tickets.map(({ id, itemId, code, area, seat }) => ({ id, itemId, code, ...(area !== null && { area }), ...(seat !== null && { seat }) })),
     giftCards: giftCards.map(({ code, itemId, amount, currency, status }) => ({ code, itemId, value: { amount, currency }, status })),
   };
 }
 
-/** Views of several orders with their tickets and gift cards fetched in two queries, not two per order. */
+/** Views of several orders with their tickets, gift cards and shows fetched in three queries, not three per order. */
 export function orderViews(ctx: EngineContext, rows: readonly OrderRow[]): Order[] {
   const ids = rows.map((row) => row.id);
   const tickets = groupBy(ctx.orders.tickets(ids), (ticket) => ticket.orderId);
   const cards = groupBy(ctx.orders.giftCards(ids), (card) => card.orderId);
-  return rows.map((row) => orderView(row, tickets.get(row.id) ?? [], cards.get(row.id) ?? []));
+  const events = new Map(ctx.orders.events(ids).map((event) => [event.orderId, event]));
+  return rows.map((row) => orderView(row, tickets.get(row.id) ?? [], cards.get(row.id) ?? [], events.get(row.id)));
 }

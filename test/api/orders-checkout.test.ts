@@ -71,6 +71,20 @@ describe('POST /orders: a card checkout of a held cart', () => {
     expect(new Set(order.tickets.map((ticket) => ticket.id)).size).toBe(3);
   });
 
+  it('says which show it is for: event, date and venue, and each ticket its area (no seat in a standing area)', () => {
+    expect(order.event).toEqual({
+      id: 'midnight-brass',
+      name: 'Midnight Brass — Live in Concert',
+      occurrenceId: 'brass-2027-03-12',
+      startsAt: '2027-03-12T19:30:00Z',
+      location: { id: 'stadthalle', name: 'Stadthalle am Fluss' },
+    });
+    for (const ticket of order.tickets) {
+      expect(ticket.area).toBe('Standing');
+      expect(ticket.seat).toBeUndefined();
+    }
+  });
+
   it('keeps the held stock as sold: available stays 3 lower after the order', async () => {
     expect(await available(engine, 'brass-2027-03-12', 'standing')).toBe(standingBefore - 3);
   });
@@ -334,7 +348,9 @@ describe('POST /orders: held stock becomes sold, also after the hold time has pa
     expect(await available(engine, 'brass-2027-03-12', 'standing')).toBe(37);
 
     await placeOrderOk(engine, ordered);
-    await placeOrderOk(engine, seatCart);
+    const seatOrder = await placeOrderOk(engine, seatCart);
+    expect(seatOrder.event?.name).toBe('The Tempest');
+    expect(seatOrder.tickets.map(({ area, seat }) => ({ area, seat }))).toEqual([{ area: 'Stalls', seat: 'Row A, Seat 1' }]);
     expect(await available(engine, 'brass-2027-03-12', 'standing')).toBe(37);
     expect(await available(engine, 'tempest-2027-04-02', 'A1')).toBe(0);
 
