@@ -38,5 +38,8 @@ if ('path' in found) {
   run(found.path, [join(root, 'dist', 'electron', 'main.mjs'), ...args]);
 } else {
   console.log(`Desktop app unavailable: ${found.missing}; serving the same app headless instead.`);
-  run(process.execPath, ['--import', 'tsx', join(root, 'engine', 'cli', 'serve.ts'), ...args]);
+  // The same esbuild bundle `npm run serve` runs (engine/cli/bundle.mjs), built fresh: well under a second.
+  const bundle = spawnSync(process.execPath, [join(root, 'engine', 'cli', 'bundle.mjs')], { cwd: root, stdio: 'inherit' });
+  if (bundle.status !== 0) process.exit(bundle.status ?? 1);
+  run(process.execPath, ['--enable-source-maps', join(root, 'dist', 'engine', 'serve.mjs'), ...args]);
 }

@@ -1,3 +1,5 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { EngineError } from '../domain/errors';
 import { API_KEY_HEADER } from '../http/auth';
@@ -14,7 +16,7 @@ async function main(): Promise<void> {
     { level: args.logLevel, redact: [`req.headers["${API_KEY_HEADER}"]`, 'req.headers.authorization'] },
     pino.destination(2),
   );
-  const engine = await startEngine({ ...args, logger });
+  const engine = await startEngine({ ...args, ...bundledPaths(), logger });
   console.log(`listening on ${engine.url}`);
   console.log(engine.ui ? `ui: ${engine.ui.url}` : 'ui: not built — run `npm run build`, then start again (the API is at /api/v3)');
   if (args.upstream) console.log(`sync: upstream ${args.upstream.url}`);
@@ -34,6 +36,16 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+}
+
+/**
+ * The esbuild bundle (dist/engine/serve.mjs, see bundle.mjs) names its migrations (copied beside it) and the built
+ * UI (dist/renderer) explicitly; run from source under tsx, the engine's defaults find both.
+ */
+function bundledPaths(): { migrationsDir?: string; uiDir?: string } {
+  if (process.env.KASSA_BUNDLED !== '1') return {};
+  const here = dirname(fileURLToPath(import.meta.url));
+  return { migrationsDir: join(here, 'migrations'), uiDir: join(here, '..', 'renderer') };
 }
 
 main().catch((error: unknown) => {

@@ -1,4 +1,3 @@
-import { randomBytes, randomUUID } from 'node:crypto';
 import type { Db } from '../store/db';
 import { createCatalogRepo } from '../store/catalog-repo';
 import { createCartRepo } from '../store/cart-repo';
@@ -7,6 +6,7 @@ import { createCheckoutRepo } from '../store/checkout-repo';
 import { createOrderRepo } from '../store/order-repo';
 import { createOutboxRepo } from '../store/outbox-repo';
 import type { PaymentProvider } from '../payments/provider';
+import { timeOrderedId, uuidV7 } from './ids';
 
 /** Everything a use case needs, built once per engine: the database, its prepared repositories, a clock. */
 export interface EngineContext {
@@ -42,6 +42,7 @@ export function createContext(db: Db, options: { holdSeconds: number; now: () =>
     inFlight: new Set(),
     now: options.now,
     holdMs: options.holdSeconds * 1000,
-    newId: (prefix) => (prefix === 'crt' ? randomUUID() : `${prefix}_${randomBytes(12).toString('base64url')}`),
+    // time-ordered, so the tables that grow with every sale append instead of scattering (see ids.ts)
+    newId: (prefix) => (prefix === 'crt' ? uuidV7() : `${prefix}_${timeOrderedId()}`),
   };
 }
