@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { BasketRepo } from '../../store/basket-repo';
-import { isLegacyPath } from './errors';
 
 /**
  * Every answer under /api/v1 — baskets, errors, unknown routes, framework errors — says that v1 is
@@ -8,6 +7,11 @@ import { isLegacyPath } from './errors';
  * date), `Sunset` (RFC 8594, an HTTP date) and `Link` with rel `deprecation` (RFC 9745) and `sunset`
  * (RFC 8594). Each call is also counted per channel and route for GET /api/v3/legacy/usage.
  */
+
+/** Paths of the legacy v1 interface: every answer under them, framework errors included, is in v1's shape. */
+export function isLegacyPath(url: string): boolean {
+  return url === '/api/v1' || url.startsWith('/api/v1/') || url.startsWith('/api/v1?');
+}
 
 /** v1 counts as deprecated since Kassa's first release (v3 replaced it from the start). */
 export const DEPRECATED_AT = '2026-01-01T00:00:00Z';
