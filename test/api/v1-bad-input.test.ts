@@ -237,7 +237,11 @@ describe('v1 bad input', () => {
       ['no headers', 'PATCH', `/baskets/${REF}/clear`, { channel: null }],
       ['malformed body from a stranger', 'PATCH', '/baskets', { rawBody: '{"reference":', checksum: '0'.repeat(64) }],
     ];
-    for (const [name, method, path, options] of attempts) v1ErrorOf(await v1(engine, channel, method, path, options), 401, 'INVALID_CHECKSUM');
+    for (const [name, method, path, options] of attempts) {
+      const response = await v1(engine, channel, method, path, options);
+      expect(response.status, name).toBe(401);
+      v1ErrorOf(response, 401, 'INVALID_CHECKSUM');
+    }
     expect(await snapshot()).toEqual(before);
     // an exact replay is the same request again: accepted, and as idempotent as the first
     const replay = await v1(engine, channel, 'GET', `/baskets/${REF}`, { checksum: sign('GET', `/baskets/${REF}`, '') });
