@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { available } from '../helpers/cart-assertions';
@@ -260,6 +262,29 @@ describe('v1 channels, headers and usage', () => {
     for (const { route, operation } of v1Operations) {
       expect(operation.deprecated, route).toBe(true);
       expect(operation.security, route).toEqual([{ v1Channel: [], v1Checksum: [] }]);
+    }
+  });
+});
+
+describe('v1 channel secrets and the master key', () => {
+  it('a replaced master key refuses the channels made under the old one with 401, and says why in the log', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'kassa-v1-master-'));
+    try {
+      const first = await startTestEngine({ dataDir });
+      const channel = createChannel(first);
+      basketOf(await v1(first, channel, 'PATCH', '/baskets', { body: { reference: 'm-1', reservations: [ticket(1)] } }));
+      await first.close();
+      writeFileSync(join(dataDir, 'channel-master.key'), randomBytes(32).toString('base64url'));
+      const second = await startTestEngine({ dataDir });
+      try {
+        v1ErrorOf(await v1(second, channel, 'GET', '/baskets/m-1'), 401, 'INVALID_CHECKSUM');
+        expect(second.logs()).toContain('channel-master.key replaced');
+        expect(second.logs()).not.toContain(channel.secret);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });
