@@ -65,8 +65,6 @@ export const ERROR_CATALOGUE = {
   HOST_NOT_ALLOWED: row('PERMISSION_ERROR', 403),
   ORIGIN_NOT_ALLOWED: row('PERMISSION_ERROR', 403),
   CART_CHECKOUT_IN_PROGRESS: row('CONFLICT_ERROR', 409),
-  // the legacy v1 interface (contract §11): a missing or unknown channel, or a checksum that does not match
-  INVALID_CHECKSUM: row('AUTHENTICATION_ERROR', 401),
 } as const satisfies Record<string, CatalogueRow>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -19,7 +19,8 @@ Decisions where the spec is silent (see also README):
 Legacy v1 (contract §11), deprecated, sunset ${SUNSET_AT}; guide at ${MIGRATION_GUIDE_PATH}:
 - \`/api/v1/baskets\` is a facade over the v3 carts: a basket's \`cartId\` is its v3 cart, which \`POST /api/v3/orders\` checks out.
 - Auth: \`X-Channel-Id\` and \`X-Checksum\` = lowercase hex HMAC-SHA256 (key: the channel secret) of
-  \`METHOD\\npath-with-query\\nbody\`; a replayed checksum over another method, path or body answers 401 INVALID_CHECKSUM.
+  \`METHOD\\npath-with-query\\nbody\`; a replayed checksum over another method, path or body answers 401 INVALID_API_KEY
+  (the v3 code; the message speaks of channel and checksum).
   An exact replay is accepted: every v1 write is idempotent.
 - Every v1 answer, errors included, carries Deprecation, Sunset and Link; errors are \`{ errorCode, message, status }\`
   with the v3 code; a lapsed, cleared or unknown basket answers 404, an ordered one 409. Rate limit per channel.`;

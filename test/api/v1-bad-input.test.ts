@@ -246,7 +246,7 @@ describe('v1 bad input', () => {
     for (const [name, method, path, options] of attempts) {
       const response = await v1(engine, channel, method, path, options);
       expect(response.status, name).toBe(401);
-      v1ErrorOf(response, 401, 'INVALID_CHECKSUM');
+      v1ErrorOf(response, 401, 'INVALID_API_KEY');
     }
     expect(await snapshot()).toEqual(before);
     // an exact replay is the same request again: accepted, and as idempotent as the first

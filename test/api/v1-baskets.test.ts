@@ -171,24 +171,27 @@ describe('v1 channels, headers and usage', () => {
     basketOf(await v1(engine, cli, 'PATCH', '/baskets', { body: { reference: 'cli-1', reservations: [ticket(1)] } }));
     expect(keys('list-channels').stdout).toMatch(new RegExp(`${id}\\tbox-office-plugin\\t\\S+\\tactive`));
     expect(keys('revoke-channel', id).status).toBe(0);
-    v1ErrorOf(await v1(engine, cli, 'GET', '/baskets/cli-1'), 401, 'INVALID_CHECKSUM');
+    v1ErrorOf(await v1(engine, cli, 'GET', '/baskets/cli-1'), 401, 'INVALID_API_KEY');
     expect(keys('revoke-channel', 'ch_nothing').status).toBe(1);
     // the secret is derived from a master key only the engine's user may read; the database holds no secret
     expect(statSync(join(engine.dataDir, 'channel-master.key')).mode & 0o777).toBe(0o600);
   });
 
-  it('answers 401 INVALID_CHECKSUM without channel, with an unknown or revoked channel, or a wrong checksum', async () => {
+  it('answers 401 INVALID_API_KEY without channel, with an unknown or revoked channel, or a wrong checksum', async () => {
     const body = { reference: 'auth-1', reservations: [ticket(1)] };
-    v1ErrorOf(await v1(engine, channel, 'PATCH', '/baskets', { body, channel: null }), 401, 'INVALID_CHECKSUM');
-    v1ErrorOf(await v1(engine, channel, 'PATCH', '/baskets', { body, channel: { id: 'ch_unknown', secret: channel.secret } }), 401, 'INVALID_CHECKSUM');
-    v1ErrorOf(await v1(engine, channel, 'PATCH', '/baskets', { body, channel: { id: channel.id, secret: 'chs_guess' } }), 401, 'INVALID_CHECKSUM');
-    v1ErrorOf(await v1(engine, channel, 'PATCH', '/baskets', { body, checksum: '0'.repeat(64) }), 401, 'INVALID_CHECKSUM');
+    v1ErrorOf(await v1(engine, channel, 'PATCH', '/baskets', { body, channel: null }), 401, 'INVALID_API_KEY');
+    v1ErrorOf(await v1(engine, channel, 'PATCH', '/baskets', { body, channel: { id: 'ch_unknown', secret: channel.secret } }), 401, 'INVALID_API_KEY');
+    v1ErrorOf(await v1(engine, channel, 'PATCH', '/baskets', { body, channel: { id: channel.id, secret: 'chs_guess' } }), 401, 'INVALID_API_KEY');
+    v1ErrorOf(await v1(engine, channel, 'PATCH', '/baskets', { body, checksum: '0'.repeat(64) }), 401, 'INVALID_API_KEY');
+    // the v3 code, in v1's words, localized like every message
+    const german = v1ErrorOf(await v1(engine, channel, 'PATCH', '/baskets', { body, checksum: '0'.repeat(64), headers: { 'accept-language': 'de' } }), 401, 'INVALID_API_KEY');
+    expect(german.message).toContain('Prüfsumme');
     const revoked = createChannel(engine, 'gone');
     revokeChannel(engine, revoked.id);
-    v1ErrorOf(await v1(engine, revoked, 'PATCH', '/baskets', { body }), 401, 'INVALID_CHECKSUM');
+    v1ErrorOf(await v1(engine, revoked, 'PATCH', '/baskets', { body }), 401, 'INVALID_API_KEY');
     v1ErrorOf(await v1(engine, channel, 'GET', '/baskets/auth-1'), 404, 'RESOURCE_NOT_FOUND');
     // a v3 API key is no v1 credential, and a channel is no v3 credential
-    v1ErrorOf(await v1(engine, channel, 'GET', '/baskets/auth-1', { channel: null, headers: { 'x-svc-api-key': engine.keys.admin } }), 401, 'INVALID_CHECKSUM');
+    v1ErrorOf(await v1(engine, channel, 'GET', '/baskets/auth-1', { channel: null, headers: { 'x-svc-api-key': engine.keys.admin } }), 401, 'INVALID_API_KEY');
   });
 
   it('every v1 answer — success, error, unknown route, framework error — carries Deprecation, Sunset and Link', async () => {
@@ -277,7 +280,7 @@ describe('v1 channel secrets and the master key', () => {
       writeFileSync(join(dataDir, 'channel-master.key'), randomBytes(32).toString('base64url'));
       const second = await startTestEngine({ dataDir });
       try {
-        v1ErrorOf(await v1(second, channel, 'GET', '/baskets/m-1'), 401, 'INVALID_CHECKSUM');
+        v1ErrorOf(await v1(second, channel, 'GET', '/baskets/m-1'), 401, 'INVALID_API_KEY');
         expect(second.logs()).toContain('channel-master.key replaced');
         expect(second.logs()).not.toContain(channel.secret);
       } finally {

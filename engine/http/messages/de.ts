@@ -39,5 +39,4 @@ export const de: Record<ErrorCode, string> = {
   HOST_NOT_ALLOWED: 'Anfragen für diesen Hostnamen werden nicht angenommen.',
   ORIGIN_NOT_ALLOWED: 'Anfragen von diesem Ursprung werden nicht angenommen.',
   CART_CHECKOUT_IN_PROGRESS: 'Für diesen Warenkorb läuft gerade eine Zahlung. Bitte warten, bis sie abgeschlossen ist.',
-  INVALID_CHECKSUM: 'Der Kanal fehlt, ist unbekannt oder widerrufen, oder die Prüfsumme passt nicht zur Anfrage.',
 };

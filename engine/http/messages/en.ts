@@ -39,5 +39,4 @@ export const en: Record<ErrorCode, string> = {
   HOST_NOT_ALLOWED: 'Requests for this host name are not accepted.',
   ORIGIN_NOT_ALLOWED: 'Requests from this origin are not accepted.',
   CART_CHECKOUT_IN_PROGRESS: 'A payment for this cart is under way. Wait for it to finish.',
-  INVALID_CHECKSUM: 'The channel is missing, unknown or revoked, or the checksum does not match the request.',
 };

@@ -39,5 +39,4 @@ export const fr: Record<ErrorCode, string> = {
   HOST_NOT_ALLOWED: 'Les requêtes pour ce nom d’hôte ne sont pas acceptées.',
   ORIGIN_NOT_ALLOWED: 'Les requêtes de cette origine ne sont pas acceptées.',
   CART_CHECKOUT_IN_PROGRESS: 'Un paiement est en cours pour ce panier. Attendez qu’il se termine.',
-  INVALID_CHECKSUM: 'Le canal est absent, inconnu ou révoqué, ou la somme de contrôle ne correspond pas à la requête.',
 };

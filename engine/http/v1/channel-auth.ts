@@ -62,13 +62,13 @@ export function installChannelAuth(app: FastifyInstance, channels: ChannelRepo):
     const id = request.headers[CHANNEL_HEADER];
     const found = typeof id === 'string' && /^ch_[A-Za-z0-9_-]{1,64}$/.test(id) ? channels.secret(id) : undefined;
     if (found && 'mismatch' in found) request.log.warn({ channelId: id }, `channel secret does not match this install's master key (was ${MASTER_KEY_FILE} replaced?)`);
-    if (!found || !('secret' in found) || typeof id !== 'string') throw new EngineError('INVALID_CHECKSUM');
+    if (!found || !('secret' in found) || typeof id !== 'string') throw new EngineError('INVALID_API_KEY');
     request.v1Channel = { id, secret: found.secret };
   });
 
   app.addHook('preValidation', async (request) => {
     const channel = request.v1Channel;
-    if (!channel || !checksumMatches(request, channel.secret)) throw new EngineError('INVALID_CHECKSUM');
+    if (!channel || !checksumMatches(request, channel.secret)) throw new EngineError('INVALID_API_KEY');
     request.channelId = channel.id;
     if (request.v1BodyProblem) throw new EngineError(request.v1BodyProblem);
   });

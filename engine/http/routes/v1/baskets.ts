@@ -36,7 +36,7 @@ export const basketRoutes: FastifyPluginAsyncTypebox<BasketRoutesOptions> = asyn
     });
   }
   const channelOf = (request: { channelId?: string }): string => {
-    if (request.channelId === undefined) throw new EngineError('INVALID_CHECKSUM');
+    if (request.channelId === undefined) throw new EngineError('INVALID_API_KEY');
     return request.channelId;
   };
 
