@@ -11,6 +11,8 @@ import { CatalogDocument } from './contract/catalog';
 import type { UiConfig } from './http/routes/ui';
 import { immediate, openDatabase } from './store/db';
 import { createKeyRepo, type KeyRepo } from './store/key-repo';
+import { createBasketRepo } from './store/basket-repo';
+import { createChannelRepo, loadMasterKey } from './store/channel-repo';
 import { importCatalog } from './use-cases/catalog';
 import { createContext } from './use-cases/context';
 import { createSimulator } from './payments/simulator';
@@ -58,7 +60,7 @@ export interface RunningEngine {
 export class CatalogFileError extends Error {}
 
 export async function startEngine(options: EngineOptions): Promise<RunningEngine> {
-  const logger = options.logger ?? pino({ redact: [`req.headers["${API_KEY_HEADER}"]`, 'req.headers.authorization'] });
+  const logger = options.logger ?? pino({ redact: [`req.headers["${API_KEY_HEADER}"]`, 'req.headers.authorization', 'req.headers["x-checksum"]'] });
   const db = openDatabase(options.dataDir, options.migrationsDir);
   try {
     const now = options.now ?? Date.now;
@@ -77,6 +79,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     const app = await buildApp({
       ctx,
       keys,
+      legacy: { channels: createChannelRepo(db, loadMasterKey(options.dataDir)), baskets: createBasketRepo(db) },
       ...(ui && { ui }),
       simulator,
       sync: () => worker,

@@ -1,15 +1,21 @@
 import { isScope, SCOPES, type Scope } from '../domain/scopes';
-import { openDatabase } from '../store/db';
+import { openDatabase, type Db } from '../store/db';
 import { createKeyRepo } from '../store/key-repo';
+import { createChannelRepo, loadMasterKey } from '../store/channel-repo';
 import { strictParse, UsageError } from './args';
 
 /**
  * `npm run keys -- create --data DIR --name NAME --scopes a,b` prints the new key alone on the last line
  * of stdout (it is shown once and stored only as a hash); `keys list`; `keys revoke ID`.
+ * Channels of the legacy v1 interface (contract §11): `create-channel --name NAME` prints `channelId=…` and
+ * `secret=…`, the secret alone on the last line; `list-channels`; `revoke-channel ID`.
  */
 const USAGE = `usage: npm run keys -- create --name NAME --scopes ${SCOPES.join(',')} [--data DIR]
        npm run keys -- list [--data DIR]
-       npm run keys -- revoke ID [--data DIR]`;
+       npm run keys -- revoke ID [--data DIR]
+       npm run keys -- create-channel --name NAME [--data DIR]
+       npm run keys -- list-channels [--data DIR]
+       npm run keys -- revoke-channel ID [--data DIR]`;
 
 function main(): number {
   const { values, positionals } = strictParse({
@@ -47,11 +53,42 @@ function main(): number {
       console.log(`revoked ${id}`);
       return 0;
     }
+    if (command !== undefined && CHANNEL_COMMANDS.includes(command)) return channelCommand(db, values.data, command, id, values.name);
     console.error(USAGE);
     return 2;
   } finally {
     db.close();
   }
+}
+
+const CHANNEL_COMMANDS = ['create-channel', 'list-channels', 'revoke-channel'];
+
+function channelCommand(db: Db, dataDir: string, command: string, id: string | undefined, name: string | undefined): number {
+  const channels = createChannelRepo(db, loadMasterKey(dataDir));
+  if (command === 'create-channel' && name) {
+    const created = channels.create(name);
+    console.log(`created channel "${name}"; the secret is shown once:`);
+    console.log(`channelId=${created.id}`);
+    console.log(`secret=${created.secret}`);
+    console.log(created.secret);
+    return 0;
+  }
+  if (command === 'list-channels') {
+    for (const channel of channels.list()) {
+      console.log([channel.id, channel.name, channel.createdAt, channel.revokedAt ? `revoked ${channel.revokedAt}` : 'active'].join('\t'));
+    }
+    return 0;
+  }
+  if (command === 'revoke-channel' && id) {
+    if (!channels.revoke(id)) {
+      console.error(`no channel ${id}`);
+      return 1;
+    }
+    console.log(`revoked ${id}`);
+    return 0;
+  }
+  console.error(USAGE);
+  return 2;
 }
 
 try {

@@ -94,7 +94,16 @@ export const EventView = Type.Object({
   occurrences: Type.Array(Type.Object({ id: Id, startsAt: Timestamp, onSale: Type.Boolean() })),
 });
 
-export const ExtraView = Type.Object({ id: Id, name: Name, price: Money, maxQuantity: Type.Optional(Type.Integer()) });
+/** The legacy v1 name of what a line sells (contract §11): `"<inventoryItemId>:<priceOptionId>"` or `"extra:<extraId>"`. */
+const AggregateReference = (description: string) => Type.String({ description });
+
+export const ExtraView = Type.Object({
+  id: Id,
+  name: Name,
+  price: Money,
+  maxQuantity: Type.Optional(Type.Integer()),
+  aggregateReference: AggregateReference('legacy v1: "extra:<extraId>"'),
+});
 
 export const InventoryView = Type.Object({
   occurrenceId: Id,
@@ -107,7 +116,19 @@ export const InventoryView = Type.Object({
       id: Id,
       name: Name,
       seating: Type.Union([Type.Literal('general'), Type.Literal('assigned')]),
-      priceOptions: Type.Array(Type.Object({ id: Id, name: Name, price: Money })),
+      priceOptions: Type.Array(
+        Type.Object({
+          id: Id,
+          name: Name,
+          price: Money,
+          aggregateReference: Type.Optional(
+            AggregateReference('legacy v1: "<inventoryItemId>:<priceOptionId>", when the area has one inventory item (general admission, gift cards)'),
+          ),
+          aggregateReferenceTemplate: Type.Optional(
+            AggregateReference('legacy v1, areas of several inventory items (seats): RFC 6570 template "{inventoryItemId}:<priceOptionId>"'),
+          ),
+        }),
+      ),
       inventoryItems: Type.Array(
         Type.Object({ id: Id, label: Type.Optional(Type.String()), capacity: Type.Integer(), available: Type.Integer() }),
       ),

@@ -19,10 +19,18 @@ import { pspRoutes } from './routes/psp';
 import type { Simulator } from '../payments/simulator';
 import { uiRoutes, type UiConfig } from './routes/ui';
 import { voucherRoutes } from './routes/vouchers';
+import { legacyRoutes } from './routes/legacy';
+import { basketRoutes } from './routes/v1/baskets';
+import { migrationGuideRoutes } from './routes/v1/migration-guide';
+import { installLegacyHeaders } from './v1/deprecation';
+import type { BasketRepo } from '../store/basket-repo';
+import type { ChannelRepo } from '../store/channel-repo';
 
 export interface AppOptions {
   readonly ctx: EngineContext;
   readonly keys: KeyRepo;
+  /** the legacy v1 facade (contract §11): its channels and basket references */
+  readonly legacy: { readonly channels: ChannelRepo; readonly baskets: BasketRepo };
   readonly simulator: Simulator;
   /** the sync worker, once started (absent when standalone) */
   readonly sync: () => SyncSource | undefined;
@@ -55,6 +63,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
   installGuard(app, { allowedHosts: options.allowedHosts });
   installAuth(app, options.keys);
+  installLegacyHeaders(app, options.legacy.baskets, options.ctx.now);
   if (options.rateLimit > 0) {
     await app.register(rateLimit, {
       max: options.rateLimit,
@@ -74,9 +83,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(voucherRoutes, { ctx: options.ctx });
       await api.register(orderRoutes, { ctx: options.ctx });
       await api.register(syncRoutes, { ctx: options.ctx, worker: options.sync });
+      await api.register(legacyRoutes, options.legacy);
     },
     { prefix: '/api/v3' },
   );
+  await app.register(basketRoutes, {
+    prefix: '/api/v1',
+    legacy: { ctx: options.ctx, baskets: options.legacy.baskets },
+    channels: options.legacy.channels,
+    rateLimit: options.rateLimit,
+  });
+  await app.register(migrationGuideRoutes, { prefix: '/api/v1' });
   await app.register(pspRoutes, { simulator: options.simulator });
   if (options.ui) await app.register(uiRoutes, options.ui);
   app.addHook('onSend', async (_request, reply) => {

@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { EngineError, type ErrorCode } from '../domain/errors';
 import { messageFor, pickLanguage } from './i18n';
+import { isLegacyPath } from './v1/deprecation';
+import { sendV1Error } from './v1/errors';
 
 /**
  * Every failure leaves in the envelope of spec §7.1, framework failures included. Expected failures are
@@ -25,6 +27,7 @@ export function errorBody(error: EngineError, request: FastifyRequest) {
 export function sendError(reply: FastifyReply, error: EngineError): FastifyReply {
   const retryAfter = error.details?.retryAfter;
   if (error.code === 'RATE_LIMIT_EXCEEDED' && typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter));
+  if (isLegacyPath(reply.request.url)) return sendV1Error(reply, error);
   return reply.code(error.status).header('content-language', pickLanguage(reply.request.headers['accept-language'])).send(errorBody(error, reply.request));
 }
 

@@ -6,6 +6,7 @@ import { immediate } from '../store/db';
 import type { EngineContext } from './context';
 import { groupBy } from './group-by';
 import { locationOf, priceContextFor } from './price-context';
+import { extraReference, ticketReference } from './v1/mapping-table';
 
 /** The catalog: import (contract §2) and the read endpoints. */
 
@@ -53,7 +54,12 @@ export function occurrenceInventory(ctx: EngineContext, occurrenceId: string, cu
       currency: context.currency,
       areas: ctx.catalog.areas(occurrenceId).map((area) => ({
         ...area,
-        priceOptions: (options.get(area.id) ?? []).map((option) => ({ id: option.id, name: option.name, price: price(option.price) })),
+        priceOptions: (options.get(area.id) ?? []).map((option) => ({
+          id: option.id,
+          name: option.name,
+          price: price(option.price),
+          ...legacyReference(items.get(area.id) ?? [], option.id),
+        })),
         inventoryItems: (items.get(area.id) ?? []).map((item) => ({
           id: item.id,
           ...(item.label !== null && { label: item.label }),
@@ -66,7 +72,15 @@ export function occurrenceInventory(ctx: EngineContext, occurrenceId: string, cu
         name: extra.name,
         price: price(extra.price),
         ...(extra.maxQuantity !== null && { maxQuantity: extra.maxQuantity }),
+        aggregateReference: extraReference(extra.id),
       })),
     };
   });
+}
+
+/** What a price option is called in the legacy v1 interface (contract §11): one reference, or a template over seats. */
+function legacyReference(items: readonly { id: string }[], priceOptionId: string) {
+  const [only] = items;
+  if (only && items.length === 1) return { aggregateReference: ticketReference(only.id, priceOptionId) };
+  return { aggregateReferenceTemplate: ticketReference('{inventoryItemId}', priceOptionId) };
 }
