@@ -302,13 +302,13 @@ describe('cart store', () => {
     expect(seen[0]?.body).toEqual({ items: [seat('A1')], currency: 'KWD' });
   });
 
-  it('released() empties the store at once and releases the hold', async () => {
+  it('released() empties the store at once, releases the hold and forgets the currency (the next sale starts in the base currency)', async () => {
     await cartStore.getState().ticketsChosen([seat('A2')]);
     const cart = heldCart();
-    cartStore.setState({ currency: 'EUR' });
+    cartStore.setState({ currency: 'USD' });
     await cartStore.getState().released();
     const state = cartStore.getState();
-    expect([state.cart, state.error, state.expired, state.currency]).toEqual([null, null, false, 'EUR']);
+    expect([state.cart, state.error, state.expired, state.currency]).toEqual([null, null, false, undefined]);
     expect(seen.at(-1)).toMatchObject({ method: 'DELETE', path: `/carts/${cart.id}`, status: 204 });
     expect(await engineCart(engine, cart.id)).toEqual({ status: 410, code: 'CART_EXPIRED' });
   });
