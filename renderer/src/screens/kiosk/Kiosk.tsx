@@ -15,6 +15,7 @@ import { EventList } from '../shared/EventList';
 import { startNewSale } from '../shared/new-sale';
 import { TicketPicker } from '../shared/TicketPicker';
 import { IdleGuard } from './IdleGuard';
+import { KioskBanner } from './KioskBanner';
 import { KioskPay } from './KioskPay';
 import { StaffExit } from './StaffExit';
 
@@ -81,6 +82,7 @@ export function Kiosk() {
       <StaffExit />
       {confirm.dialog}
       <StepBar label={t('kiosk.steps')} steps={[t('kiosk.stepDate'), t('kiosk.stepTickets'), t('kiosk.stepPay')]} current={index} />
+      <KioskBanner />
       <div className="kiosk-body">
         {catalogError && <ErrorAlert t={t} error={catalogError} customer />}
         {expired && (
