@@ -600,6 +600,26 @@ describe('box office holds that run out (5-second holds)', () => {
     return () => page.evaluate(() => (window as unknown as { countdownSeen: string[] }).countdownSeen);
   }
 
+  it('closes an open 3-D Secure challenge when its hold runs out; the next cart starts clean', async () => {
+    const page = await ui.open('boxOffice');
+    await chooseDate(page, CONCERT_13);
+    await holdStanding(page, { Student: 1 });
+    await page.getByRole('button', { name: 'Pay by card', exact: true }).click();
+    await page.getByRole('combobox', { name: 'Test card' }).selectOption('tok_3ds');
+    await page.getByRole('button', { name: 'Charge card €29.00' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Confirm the payment with the card issuer' });
+    await dialog.waitFor();
+    await alertWith(page, 'The hold ran out and the tickets were released. Please start again.').waitFor({ timeout: 9000 });
+    await dialog.waitFor({ state: 'detached' });
+
+    const next = await holdStanding(page, { Adult: 1 });
+    expect(next.total).toEqual({ amount: 3900, currency: 'EUR' });
+    await page.waitForTimeout(500);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    expect(await page.locator('[data-code="PAYMENT_DECLINED"]').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Pay by card', exact: true }).getAttribute('aria-pressed')).toBe('false');
+  });
+
   it('releases standing places and seats when the hold runs out', async () => {
     const [standingPage, seatPage] = await Promise.all([ui.open('boxOffice'), ui.open('boxOffice')]);
     await Promise.all([chooseDate(standingPage, CONCERT_12), chooseDate(seatPage, TEMPEST_2)]);
