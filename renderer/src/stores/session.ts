@@ -34,7 +34,7 @@ const save = (key: string, value: string) => {
 };
 
 const setLang = (language: Language) => {
-  document.documentElement.lang = language;
+  if (typeof document !== 'undefined') document.documentElement.lang = language;
 };
 
 export const sessionStore = createStore<SessionState>()((set, get) => ({

@@ -9,6 +9,7 @@ import { catalogStore } from '../../../renderer/src/stores/catalog';
 import { checkoutStore, parseAction } from '../../../renderer/src/stores/checkout';
 import { connectivityStore } from '../../../renderer/src/stores/connectivity';
 import { ordersStore } from '../../../renderer/src/stores/orders';
+import { sessionStore } from '../../../renderer/src/stores/session';
 import { startTestEngine, type TestEngine } from '../../helpers/engine';
 
 /**
@@ -72,9 +73,9 @@ function useEngine(target: TestEngine): void {
 function resetStores(): void {
   cartStore.setState({ cart: null, busy: false, error: null, expired: false, currency: undefined });
   checkoutStore.setState({ phase: 'idle', challenge: null, order: null, error: null, last: null });
-  ordersStore.setState({ found: null, searched: false, busy: false, error: null });
-  catalogStore.setState({ events: [], occurrenceId: null, inventory: null, error: null });
-  connectivityStore.setState({ online: null, waiting: null, conflicts: [] });
+  ordersStore.setState({ found: null, searched: false, busy: false, error: null, today: [] });
+  catalogStore.setState({ events: [], locations: [], occurrenceId: null, inventory: null, error: null });
+  connectivityStore.setState({ online: null, reconnecting: false, waiting: null, conflicts: [] });
   seen.length = 0;
   waits.length = 0;
 }
@@ -405,6 +406,17 @@ describe('checkout store', () => {
     expect(stored.body.data).toEqual(order);
   });
 
+  it('a challenge still open when its cart goes (released, expired, replaced) is dropped: the next cart starts idle', async () => {
+    await checkoutStore.getState().cardPaid('tok_3ds');
+    expect(checkoutStore.getState().phase).toBe('challenge');
+    await cartStore.getState().released();
+    expect(checkoutStore.getState()).toMatchObject({ phase: 'idle', challenge: null, error: null, last: null });
+    await cartStore.getState().ticketsChosen([standing(1)]);
+    expect(heldCart().total).toEqual(eur(3900));
+    expect(checkoutStore.getState()).toMatchObject({ phase: 'idle', challenge: null, error: null });
+    await cartStore.getState().released(); // give the stock back for the tests after this one
+  });
+
   it('3-D Secure rejected: the second attempt (new key) answers PAYMENT_DECLINED, phase idle, cart still held', async () => {
     const cart = heldCart();
     await checkoutStore.getState().cardPaid('tok_3ds');
@@ -578,6 +590,16 @@ describe('orders store', () => {
     useEngine(engine);
   });
 
+  it("todayRequested lists today's orders, newest first, each with its show", async () => {
+    await ordersStore.getState().todayRequested();
+    const today = ordersStore.getState().today;
+    expect(today.map((listed) => listed.id)).toContain(order.id);
+    expect(today.find((listed) => listed.id === order.id)?.event).toMatchObject({ occurrenceId: 'brass-2027-03-13', location: { timeZone: 'Europe/Berlin' } });
+    const times = today.map((listed) => Date.parse(listed.createdAt));
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+    expect(seen.map((request) => request.path)).toEqual(['/orders?limit=200']);
+  });
+
   it('lookedUp(order id) finds the order', async () => {
     await ordersStore.getState().lookedUp(`  ${order.id} `);
     const state = ordersStore.getState();
@@ -669,6 +691,25 @@ describe('catalog store', () => {
   });
 });
 
+describe('session store: the end of a sale', () => {
+  it('a kiosk goes back to its home language; a box office keeps the staff member’s', () => {
+    sessionStore.setState({ mode: 'kiosk', language: 'en', homeLanguage: 'en' });
+    sessionStore.getState().languageChosen('fr');
+    expect(sessionStore.getState().language).toBe('fr');
+    sessionStore.getState().saleEnded();
+    expect(sessionStore.getState().language).toBe('en');
+
+    sessionStore.setState({ mode: 'kiosk', homeLanguage: 'de' });
+    sessionStore.getState().saleEnded();
+    expect(sessionStore.getState().language).toBe('de');
+
+    sessionStore.setState({ mode: 'boxOffice', language: 'en', homeLanguage: 'en' });
+    sessionStore.getState().languageChosen('de');
+    sessionStore.getState().saleEnded();
+    expect(sessionStore.getState().language).toBe('de');
+  });
+});
+
 describe('connectivity store', () => {
   beforeEach(() => {
     resetStores();
@@ -677,7 +718,7 @@ describe('connectivity store', () => {
   it('online and nothing waiting to sync when a standalone engine answers its sync status', async () => {
     useEngine(engine);
     await connectivityStore.getState().checked();
-    expect(connectivityStore.getState()).toMatchObject({ online: true, waiting: null, conflicts: [] });
+    expect(connectivityStore.getState()).toMatchObject({ online: true, reconnecting: false, waiting: null, conflicts: [] });
     expect(seen.map((request) => `${request.method} ${request.path} ${request.status}`)).toEqual(['GET /sync/status 200']);
   });
 
@@ -714,6 +755,7 @@ describe('connectivity store', () => {
     );
     await connectivityStore.getState().checked();
     expect(connectivityStore.getState().online).toBe(false);
+    expect(connectivityStore.getState().reconnecting).toBe(true); // the engine itself is away: "Reconnecting…"
     expect(attempts).toBe(1);
     expect(waits).toEqual([]);
   });
