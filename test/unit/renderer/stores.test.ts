@@ -9,7 +9,6 @@ import { catalogStore } from '../../../renderer/src/stores/catalog';
 import { checkoutStore, parseAction } from '../../../renderer/src/stores/checkout';
 import { connectivityStore } from '../../../renderer/src/stores/connectivity';
 import { ordersStore } from '../../../renderer/src/stores/orders';
-import { sessionStore } from '../../../renderer/src/stores/session';
 import { startTestEngine, type TestEngine } from '../../helpers/engine';
 
 /**
@@ -688,25 +687,6 @@ describe('catalog store', () => {
     await catalogStore.getState().occurrenceChosen('no-such-occurrence');
     expect(catalogStore.getState().error?.code).toBe('RESOURCE_NOT_FOUND');
     expect(catalogStore.getState().inventory).toBeNull();
-  });
-});
-
-describe('session store: the end of a sale', () => {
-  it('a kiosk goes back to its home language; a box office keeps the staff member’s', () => {
-    sessionStore.setState({ mode: 'kiosk', language: 'en', homeLanguage: 'en' });
-    sessionStore.getState().languageChosen('fr');
-    expect(sessionStore.getState().language).toBe('fr');
-    sessionStore.getState().saleEnded();
-    expect(sessionStore.getState().language).toBe('en');
-
-    sessionStore.setState({ mode: 'kiosk', homeLanguage: 'de' });
-    sessionStore.getState().saleEnded();
-    expect(sessionStore.getState().language).toBe('de');
-
-    sessionStore.setState({ mode: 'boxOffice', language: 'en', homeLanguage: 'en' });
-    sessionStore.getState().languageChosen('de');
-    sessionStore.getState().saleEnded();
-    expect(sessionStore.getState().language).toBe('de');
   });
 });
 
