@@ -568,6 +568,26 @@ describe('box office against the real engine', () => {
     expect(await page.getByRole('combobox', { name: 'Currency' }).inputValue()).toBe('EUR');
   });
 
+  it('shows showtimes on the venue’s clock (Europe/Berlin) on a till set to New York, confirmation included', async () => {
+    const context = await ui.browser.newContext({ viewport: { width: 1366, height: 768 }, locale: 'en-GB', timezoneId: 'America/New_York' });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${ui.engine.url}/`);
+      // 19:30 UTC is 14:30 in New York that day; the venue's clock says 20:30.
+      expect(await page.evaluate(() => new Date('2027-03-12T19:30:00Z').getHours())).toBe(14);
+      await chooseDate(page, CONCERT_12);
+      expect(await page.getByRole('button', { name: /14:30/ }).count()).toBe(0);
+      await holdStanding(page, { Student: 1 });
+      await page.keyboard.press('F2');
+      await page.keyboard.press('Enter');
+      await confirmedOrderId(page);
+      await page.getByText(`${CONCERT_12}`, { exact: true }).first().waitFor();
+      expect(await page.locator('.confirmation').innerText()).not.toContain('14:30');
+    } finally {
+      await context.close();
+    }
+  });
+
   it('shows the catalog in German: event, area and price-option names', async () => {
     const page = await ui.open('boxOffice');
     await page.getByRole('combobox', { name: /^Language/ }).selectOption('de');
