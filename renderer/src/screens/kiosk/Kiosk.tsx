@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useConfirm } from '../../components/ConfirmDialog';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { HoldTimer } from '../../components/HoldTimer';
@@ -40,6 +40,10 @@ export function Kiosk() {
   const paying = useCheckout((state) => state.phase === 'paying' || state.phase === 'challenge');
   const catalogError = useCatalog((state) => state.error);
   const confirm = useConfirm(t);
+  // The start screen names the venue: the catalog is read before the first customer arrives.
+  useEffect(() => {
+    void catalogStore.getState().eventsRequested();
+  }, []);
   const startOver = useCallback(() => {
     setStep('attract');
     void startNewSale({ releaseHold: true, keepDate: false });
@@ -56,7 +60,7 @@ export function Kiosk() {
     return (
       <main className="kiosk attract">
         <StaffExit />
-        <div className="banner" aria-hidden="true" />
+        <KioskBanner />
         <h2>{t('kiosk.welcome')}</h2>
         <button type="button" className="primary huge" onClick={() => setStep('event')}>
           {t('kiosk.start')}
