@@ -20,21 +20,21 @@ function theatreAreas() {
   return [
     {
       id: 'stalls',
-      name: 'Stalls',
+      name: { en: 'Stalls', de: 'Parkett', fr: 'Orchestre' },
       seating: 'assigned' as const,
       priceOptions: [
-        { id: 'stalls-full', name: 'Full price', price: eur(4500) },
-        { id: 'stalls-concession', name: 'Concession', price: eur(3200) },
+        { id: 'stalls-full', name: { en: 'Full price', de: 'Normalpreis', fr: 'Plein tarif' }, price: eur(4500) },
+        { id: 'stalls-concession', name: { en: 'Concession', de: 'Ermäßigt', fr: 'Tarif réduit' }, price: eur(3200) },
       ],
       inventoryItems: seatMap('ABCDEFGHIJKLMN', 20),
     },
     {
       id: 'circle',
-      name: 'Circle',
+      name: { en: 'Circle', de: 'Rang', fr: 'Balcon' },
       seating: 'assigned' as const,
       priceOptions: [
-        { id: 'circle-full', name: 'Full price', price: eur(3500) },
-        { id: 'circle-concession', name: 'Concession', price: eur(2500) },
+        { id: 'circle-full', name: { en: 'Full price', de: 'Normalpreis', fr: 'Plein tarif' }, price: eur(3500) },
+        { id: 'circle-concession', name: { en: 'Concession', de: 'Ermäßigt', fr: 'Tarif réduit' }, price: eur(2500) },
       ],
       inventoryItems: seatMap('PQRSTU', 16),
     },
@@ -45,19 +45,19 @@ function concertAreas() {
   return [
     {
       id: 'standing',
-      name: 'Standing',
+      name: { en: 'Standing', de: 'Stehplatz', fr: 'Debout' },
       seating: 'general' as const,
       priceOptions: [
-        { id: 'standing-adult', name: 'Adult', price: eur(3900) },
-        { id: 'standing-student', name: 'Student', price: eur(2900) },
+        { id: 'standing-adult', name: { en: 'Adult', de: 'Erwachsene', fr: 'Adulte' }, price: eur(3900) },
+        { id: 'standing-student', name: { en: 'Student', de: 'Studierende', fr: 'Étudiant' }, price: eur(2900) },
       ],
       inventoryItems: [{ id: 'standing', label: 'Standing area', capacity: 40 }],
     },
     {
       id: 'balcony',
-      name: 'Balcony',
+      name: { en: 'Balcony', de: 'Balkon', fr: 'Galerie' },
       seating: 'general' as const,
-      priceOptions: [{ id: 'balcony-adult', name: 'Adult', price: eur(4900) }],
+      priceOptions: [{ id: 'balcony-adult', name: { en: 'Adult', de: 'Erwachsene', fr: 'Adulte' }, price: eur(4900) }],
       inventoryItems: [{ id: 'balcony', label: 'Balcony', capacity: 12 }],
     },
   ];
@@ -65,7 +65,7 @@ function concertAreas() {
 
 export function demoCatalog(): CatalogDocument {
   return {
-    locations: [{ id: VENUE, name: 'Stadthalle am Fluss', currencies: ['EUR', 'USD', 'GBP', 'JPY', 'KWD', 'CHF'] }],
+    locations: [{ id: VENUE, name: 'Stadthalle am Fluss', currencies: ['EUR', 'USD', 'GBP', 'JPY', 'KWD', 'CHF'], timeZone: 'Europe/Berlin' }],
     exchangeRates: [
       { from: 'EUR', to: 'USD', rate: '1.0825' },
       { from: 'EUR', to: 'GBP', rate: '0.8571' },
@@ -75,14 +75,14 @@ export function demoCatalog(): CatalogDocument {
     events: [
       {
         id: 'midnight-brass',
-        name: 'Midnight Brass — Live in Concert',
+        name: { en: 'Midnight Brass — Live in Concert', de: 'Midnight Brass — live im Konzert', fr: 'Midnight Brass — en concert' },
         locationId: VENUE,
         kind: 'ticket',
         extras: [
-          { id: 'parking', name: 'Parking', price: eur(800), maxQuantity: 4 },
-          { id: 'programme', name: 'Programme booklet', price: eur(500) },
-          { id: 'drink', name: 'Drink voucher', price: eur(450), maxQuantity: 10 },
-          { id: 'tshirt', name: 'Tour T-shirt', price: eur(2500), maxQuantity: 5 },
+          { id: 'parking', name: { en: 'Parking', de: 'Parken', fr: 'Parking' }, price: eur(800), maxQuantity: 4 },
+          { id: 'programme', name: { en: 'Programme booklet', de: 'Programmheft', fr: 'Programme' }, price: eur(500) },
+          { id: 'drink', name: { en: 'Drink voucher', de: 'Getränkegutschein', fr: 'Bon boisson' }, price: eur(450), maxQuantity: 10 },
+          { id: 'tshirt', name: { en: 'Tour T-shirt', de: 'Tour-T-Shirt', fr: 'T-shirt de la tournée' }, price: eur(2500), maxQuantity: 5 },
         ],
         occurrences: [
           { id: 'brass-2027-03-12', startsAt: '2027-03-12T19:30:00Z', onSale: true, areas: concertAreas() },
@@ -91,7 +91,7 @@ export function demoCatalog(): CatalogDocument {
       },
       {
         id: 'the-tempest',
-        name: 'The Tempest',
+        name: { en: 'The Tempest', de: 'Der Sturm', fr: 'La Tempête' },
         locationId: VENUE,
         kind: 'ticket',
         occurrences: [
@@ -102,7 +102,7 @@ export function demoCatalog(): CatalogDocument {
       },
       {
         id: 'gift-card',
-        name: 'Stadthalle Gift Card',
+        name: { en: 'Stadthalle Gift Card', de: 'Stadthalle-Gutscheinkarte', fr: 'Carte cadeau Stadthalle' },
         locationId: VENUE,
         kind: 'giftCard',
         occurrences: [
@@ -113,12 +113,12 @@ export function demoCatalog(): CatalogDocument {
             areas: [
               {
                 id: 'gift-card',
-                name: 'Gift card',
+                name: { en: 'Gift card', de: 'Gutscheinkarte', fr: 'Carte cadeau' },
                 seating: 'general',
                 priceOptions: [
-                  { id: 'gift-25', name: '€25 gift card', price: eur(2500) },
-                  { id: 'gift-50', name: '€50 gift card', price: eur(5000) },
-                  { id: 'gift-100', name: '€100 gift card', price: eur(10000) },
+                  { id: 'gift-25', name: { en: '€25 gift card', de: 'Gutscheinkarte 25 €', fr: 'Carte cadeau 25 €' }, price: eur(2500) },
+                  { id: 'gift-50', name: { en: '€50 gift card', de: 'Gutscheinkarte 50 €', fr: 'Carte cadeau 50 €' }, price: eur(5000) },
+                  { id: 'gift-100', name: { en: '€100 gift card', de: 'Gutscheinkarte 100 €', fr: 'Carte cadeau 100 €' }, price: eur(10000) },
                 ],
                 inventoryItems: [{ id: 'gift-card', label: 'Gift card', capacity: 1_000_000 }],
               },

@@ -4,10 +4,27 @@ import { CurrencyCode, Id, LIMITS, Money, Name, NonNegativeMoney, Timestamp } fr
 /** The catalog document of contract §2: `--catalog FILE` and `PUT /api/v3/catalog`. */
 
 const strict = { additionalProperties: false } as const;
+
+/** A catalog name: one string, or its translations (at least one) — contract §2, issue #14. */
+export const TranslatedName = Type.Union(
+  [
+    Name,
+    Type.Object({ en: Type.Optional(Name), de: Type.Optional(Name), fr: Type.Optional(Name) }, { ...strict, minProperties: 1 }),
+  ],
+  { description: 'a name, or its translations { "en", "de", "fr" }; the read endpoints answer one string in the Accept-Language' },
+);
+
+/** An IANA time zone name such as Europe/Berlin (checked against the runtime's zone database on import). */
+export const TimeZone = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z][A-Za-z0-9_+\\-]*(/[A-Za-z0-9_+\\-]+)*$', description: 'IANA time zone, e.g. Europe/Berlin' });
 const DecimalString = (description: string) => Type.String({ pattern: '^\\d{1,12}(\\.\\d{1,12})?$', description });
 
 export const Location = Type.Object(
-  { id: Id, name: Name, currencies: Type.Array(CurrencyCode, { minItems: 1, maxItems: 50, uniqueItems: true, description: 'base currency first' }) },
+  {
+    id: Id,
+    name: TranslatedName,
+    currencies: Type.Array(CurrencyCode, { minItems: 1, maxItems: 50, uniqueItems: true, description: 'base currency first' }),
+    timeZone: Type.Optional(TimeZone),
+  },
   strict,
 );
 
@@ -17,11 +34,11 @@ export const ExchangeRate = Type.Object(
 );
 
 export const Extra = Type.Object(
-  { id: Id, name: Name, price: NonNegativeMoney, maxQuantity: Type.Optional(Type.Integer({ minimum: 1, maximum: LIMITS.maxQuantity })) },
+  { id: Id, name: TranslatedName, price: NonNegativeMoney, maxQuantity: Type.Optional(Type.Integer({ minimum: 1, maximum: LIMITS.maxQuantity })) },
   strict,
 );
 
-export const PriceOption = Type.Object({ id: Id, name: Name, price: NonNegativeMoney }, strict);
+export const PriceOption = Type.Object({ id: Id, name: TranslatedName, price: NonNegativeMoney }, strict);
 
 export const InventoryItem = Type.Object(
   { id: Id, label: Type.Optional(Type.String({ maxLength: LIMITS.maxNameLength })), capacity: Type.Integer({ minimum: 0, maximum: 1_000_000 }) },
@@ -31,7 +48,7 @@ export const InventoryItem = Type.Object(
 export const Area = Type.Object(
   {
     id: Id,
-    name: Name,
+    name: TranslatedName,
     seating: Type.Union([Type.Literal('general'), Type.Literal('assigned')]),
     priceOptions: Type.Array(PriceOption, { minItems: 1, maxItems: 100 }),
     inventoryItems: Type.Array(InventoryItem, { minItems: 1, maxItems: 200_000 }),
@@ -44,7 +61,7 @@ export const Occurrence = Type.Object({ id: Id, startsAt: Timestamp, onSale: Typ
 export const Event = Type.Object(
   {
     id: Id,
-    name: Name,
+    name: TranslatedName,
     locationId: Id,
     kind: Type.Union([Type.Literal('ticket'), Type.Literal('giftCard')]),
     extras: Type.Optional(Type.Array(Extra, { maxItems: 100 })),
@@ -84,7 +101,12 @@ export const CatalogImportResult = Type.Object({
   vouchers: Type.Integer(),
 });
 
-export const LocationView = Type.Object({ id: Id, name: Name, availableCurrencies: Type.Array(CurrencyCode) });
+export const LocationView = Type.Object({
+  id: Id,
+  name: Name,
+  availableCurrencies: Type.Array(CurrencyCode),
+  timeZone: Type.Optional(Type.String({ description: "the venue's IANA time zone, when the catalog names one" })),
+});
 
 export const EventView = Type.Object({
   id: Id,
@@ -130,7 +152,13 @@ export const InventoryView = Type.Object({
         }),
       ),
       inventoryItems: Type.Array(
-        Type.Object({ id: Id, label: Type.Optional(Type.String()), capacity: Type.Integer(), available: Type.Integer() }),
+        Type.Object({
+          id: Id,
+          label: Type.Optional(Type.String()),
+          capacity: Type.Integer(),
+          available: Type.Integer(),
+          held: Type.Optional(Type.Integer({ description: 'places in carts that have not been paid yet (the rest of capacity − available is sold)' })),
+        }),
       ),
     }),
   ),

@@ -53,7 +53,7 @@ export const Order = Type.Object({
         name: Type.String(),
         occurrenceId: Id,
         startsAt: Type.String({ description: 'the occurrence start as the catalog has it now (ISO 8601)' }),
-        location: Type.Object({ id: Id, name: Type.String() }),
+        location: Type.Object({ id: Id, name: Type.String(), timeZone: Type.Optional(Type.String({ description: "the venue's IANA time zone" })) }),
       },
       { description: 'the show the order is for (event, date, venue), from the current catalog' },
     ),

@@ -9,7 +9,7 @@ import { parseDecimal } from './money';
 
 interface PricedThing { readonly price: { readonly currency: string } }
 interface DocLike {
-  readonly locations: readonly { readonly id: string; readonly currencies: readonly string[] }[];
+  readonly locations: readonly { readonly id: string; readonly currencies: readonly string[]; readonly timeZone?: string }[];
   readonly exchangeRates?: readonly { readonly from: string; readonly to: string; readonly rate: string }[];
   readonly events: readonly {
     readonly id: string;
@@ -33,6 +33,16 @@ interface DocLike {
   }[];
 }
 
+/** A zone the runtime's IANA database knows (Europe/Berlin yes, Mars/Olympus no). */
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false; // RangeError: not a zone this runtime can show times in
+  }
+}
+
 const invalid = (param: string, reason: string): EngineError => new EngineError('INVALID_FIELD_VALUE', { param, details: { reason } });
 
 function requireUnique(seen: Set<string>, id: string, param: string): void {
@@ -47,6 +57,7 @@ export function checkCatalog(doc: DocLike): void {
     location.currencies.forEach((currency, c) => {
       if (!isIsoCurrency(currency)) throw invalid(`locations[${l}].currencies[${c}]`, 'not_iso_4217');
     });
+    if (location.timeZone !== undefined && !isTimeZone(location.timeZone)) throw invalid(`locations[${l}].timeZone`, 'not_iana_time_zone');
     baseCurrency.set(location.id, location.currencies[0] ?? '');
   });
 

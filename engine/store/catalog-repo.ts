@@ -20,7 +20,7 @@ export interface EventRow { id: string; name: string; locationId: string; kind: 
 export interface OccurrenceRow { id: string; eventId: string; startsAt: string; onSale: number }
 export interface AreaRow { id: string; name: string; seating: 'general' | 'assigned' }
 export interface OptionRow { id: string; areaId: string; name: string; price: number }
-export interface ItemRow { id: string; areaId: string; label: string | null; capacity: number; available: number }
+export interface ItemRow { id: string; areaId: string; label: string | null; capacity: number; available: number; held: number }
 
 interface RawOccurrence extends Omit<OccurrenceFacts, 'onSale'> { onSale: number }
 interface RawLocation { id: string; name: string; currencies: string }
@@ -63,7 +63,7 @@ export function createCatalogRepo(db: Db) {
   const optionsOf = db.prepare<[string], OptionRow>(`
     SELECT id, area_id AS areaId, name, price FROM price_options WHERE occurrence_id = ? AND active = 1 ORDER BY position`);
   const itemsOf = db.prepare<[string], ItemRow>(`
-    SELECT id, area_id AS areaId, label, capacity, MAX(capacity - held - sold, 0) AS available
+    SELECT id, area_id AS areaId, label, capacity, MAX(capacity - held - sold, 0) AS available, held
     FROM inventory_items WHERE occurrence_id = ? AND active = 1 ORDER BY position`);
 
   return {

@@ -1,5 +1,6 @@
 import type { Db } from './db';
 import type { CatalogDocument } from '../contract/catalog';
+import { defaultName, translations, type Translated } from '../domain/names';
 
 /**
  * Writes a checked catalog document. Rows are upserted by id so held and sold quantities and voucher
@@ -11,8 +12,17 @@ export function createCatalogWriter(db: Db) {
     (table) => db.prepare(`UPDATE ${table} SET active = 0 WHERE active = 1`),
   );
   const clearRates = db.prepare('DELETE FROM exchange_rates');
-  const upsertLocation = db.prepare(`INSERT INTO locations (id, name, currencies, position) VALUES (?, ?, ?, ?)
-    ON CONFLICT (id) DO UPDATE SET name = excluded.name, currencies = excluded.currencies, position = excluded.position, active = 1`);
+  const upsertLocation = db.prepare(`INSERT INTO locations (id, name, currencies, position, time_zone) VALUES (?, ?, ?, ?, ?)
+    ON CONFLICT (id) DO UPDATE SET name = excluded.name, currencies = excluded.currencies, position = excluded.position,
+      time_zone = excluded.time_zone, active = 1`);
+  const clearNames = db.prepare('DELETE FROM catalog_names');
+  const insertNames = db.prepare('INSERT OR REPLACE INTO catalog_names (kind, scope, id, names) VALUES (?, ?, ?, ?)');
+  /** the default name for the row; the translations, if any, into catalog_names */
+  const named = (kind: string, scope: string, id: string, name: Translated): string => {
+    const all = translations(name);
+    if (all) insertNames.run(kind, scope, id, JSON.stringify(all));
+    return defaultName(name);
+  };
   const insertRate = db.prepare('INSERT OR REPLACE INTO exchange_rates (from_currency, to_currency, rate, valid_until) VALUES (?, ?, ?, ?)');
   const upsertEvent = db.prepare(`INSERT INTO events (id, name, location_id, kind, position) VALUES (?, ?, ?, ?, ?)
     ON CONFLICT (id) DO UPDATE SET name = excluded.name, location_id = excluded.location_id, kind = excluded.kind, position = excluded.position, active = 1`);
@@ -37,18 +47,25 @@ export function createCatalogWriter(db: Db) {
   return function write(doc: CatalogDocument): void {
     for (const statement of deactivate) statement.run();
     clearRates.run();
-    doc.locations.forEach((location, i) => upsertLocation.run(location.id, location.name, JSON.stringify(location.currencies), i));
+    clearNames.run();
+    doc.locations.forEach((location, i) =>
+      upsertLocation.run(location.id, named('location', '', location.id, location.name), JSON.stringify(location.currencies), i, location.timeZone ?? null),
+    );
     for (const rate of doc.exchangeRates ?? []) insertRate.run(rate.from, rate.to, rate.rate, epoch(rate.validUntil));
     doc.events.forEach((event, e) => {
-      upsertEvent.run(event.id, event.name, event.locationId, event.kind, e);
-      event.extras?.forEach((extra, x) => upsertExtra.run(event.id, extra.id, extra.name, extra.price.amount, extra.maxQuantity ?? null, x));
+      upsertEvent.run(event.id, named('event', '', event.id, event.name), event.locationId, event.kind, e);
+      event.extras?.forEach((extra, x) =>
+        upsertExtra.run(event.id, extra.id, named('extra', event.id, extra.id, extra.name), extra.price.amount, extra.maxQuantity ?? null, x),
+      );
       event.occurrences.forEach((occurrence, o) => {
         // A gift card's occurrence is always on sale (contract §2).
         const onSale = event.kind === 'giftCard' || occurrence.onSale ? 1 : 0;
         upsertOccurrence.run(occurrence.id, event.id, occurrence.startsAt, onSale, o);
         occurrence.areas.forEach((area, a) => {
-          upsertArea.run(occurrence.id, area.id, area.name, area.seating, a);
-          area.priceOptions.forEach((option, p) => upsertOption.run(occurrence.id, option.id, area.id, option.name, option.price.amount, p));
+          upsertArea.run(occurrence.id, area.id, named('area', occurrence.id, area.id, area.name), area.seating, a);
+          area.priceOptions.forEach((option, p) =>
+            upsertOption.run(occurrence.id, option.id, area.id, named('priceOption', occurrence.id, option.id, option.name), option.price.amount, p),
+          );
           area.inventoryItems.forEach((item, i) => upsertItem.run(occurrence.id, item.id, area.id, item.label ?? null, item.capacity, i));
         });
       });

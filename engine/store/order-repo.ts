@@ -18,7 +18,7 @@ export interface TicketRow { id: string; itemId: string; code: string }
 /** where a ticket admits to: its area and, in an assigned-seat area, the seat's label */
 export interface TicketPlaceRow extends TicketRow { orderId: string; area: string | null; seat: string | null }
 /** which show an order is for, from the catalog as it stands now (a moved show prints its new time) */
-export interface OrderEventRow { orderId: string; eventId: string; eventName: string; occurrenceId: string; startsAt: string; locationId: string; locationName: string }
+export interface OrderEventRow { orderId: string; eventId: string; eventName: string; occurrenceId: string; startsAt: string; locationId: string; locationName: string; timeZone: string | null }
 export interface GiftCardRow { code: string; itemId: string; amount: number; currency: string; status: 'active' | 'void' }
 
 const ORDER_COLUMNS = `id, cart_id AS cartId, status, created_at AS createdAt, cancelled_at AS cancelledAt, currency, total, lines, payment`;
@@ -40,7 +40,7 @@ export function createOrderRepo(db: Db) {
     LEFT JOIN areas a ON a.occurrence_id = c.occurrence_id AND a.id = ii.area_id
     WHERE t.order_id IN (SELECT value FROM json_each(?)) ORDER BY t.order_id, t.position`);
   const eventsOf = db.prepare<[string], OrderEventRow>(`SELECT o.id AS orderId, e.id AS eventId, e.name AS eventName, oc.id AS occurrenceId,
-      oc.starts_at AS startsAt, l.id AS locationId, l.name AS locationName
+      oc.starts_at AS startsAt, l.id AS locationId, l.name AS locationName, l.time_zone AS timeZone
     FROM orders o JOIN carts c ON c.id = o.cart_id JOIN occurrences oc ON oc.id = c.occurrence_id
     JOIN events e ON e.id = oc.event_id JOIN locations l ON l.id = e.location_id
     WHERE o.id IN (SELECT value FROM json_each(?))`);

@@ -2,6 +2,8 @@ import { checkCatalog } from '../domain/catalog-rules';
 import { EngineError } from '../domain/errors';
 import { fromBase } from '../domain/pricing';
 import type { CatalogDocument, EventView, InventoryView, LocationView } from '../contract/catalog';
+import { nameIn, type NameLanguage } from '../domain/names';
+import { createCatalogNames, nameKey } from '../store/catalog-names';
 import { immediate } from '../store/db';
 import type { EngineContext } from './context';
 import { groupBy } from './group-by';
@@ -23,21 +25,35 @@ export function importCatalog(ctx: EngineContext, doc: CatalogDocument) {
   };
 }
 
-export function listLocations(ctx: EngineContext): LocationView[] {
-  return ctx.catalog.locations().map(({ id, name, currencies }) => ({ id, name, availableCurrencies: currencies }));
+/** Names in `language` where the catalog translates them (issue #14); the stored default otherwise. */
+function namer(ctx: EngineContext, language: NameLanguage) {
+  const names = createCatalogNames(ctx.db).names();
+  return (kind: string, scope: string, id: string, stored: string) => nameIn(stored, names.get(nameKey(kind, scope, id)), language);
 }
 
-export function listEvents(ctx: EngineContext): EventView[] {
+export function listLocations(ctx: EngineContext, language: NameLanguage = 'en'): LocationView[] {
+  const name = namer(ctx, language);
+  const zones = createCatalogNames(ctx.db).timeZones();
+  return ctx.catalog.locations().map((location) => {
+    const timeZone = zones.get(location.id);
+    return { id: location.id, name: name('location', '', location.id, location.name), availableCurrencies: location.currencies, ...(timeZone && { timeZone }) };
+  });
+}
+
+export function listEvents(ctx: EngineContext, language: NameLanguage = 'en'): EventView[] {
   const byEvent = groupBy(ctx.catalog.allOccurrences(), (occurrence) => occurrence.eventId);
+  const name = namer(ctx, language);
   return ctx.catalog.events().map((event) => ({
     ...event,
+    name: name('event', '', event.id, event.name),
     occurrences: (byEvent.get(event.id) ?? []).map(({ id, startsAt, onSale }) => ({ id, startsAt, onSale: onSale === 1 })),
   }));
 }
 
 /** GET /occurrences/{id}/inventory: live availability (stock of timed-out carts is released first). */
-export function occurrenceInventory(ctx: EngineContext, occurrenceId: string, currency: string | undefined): InventoryView {
+export function occurrenceInventory(ctx: EngineContext, occurrenceId: string, currency: string | undefined, language: NameLanguage = 'en'): InventoryView {
   const now = ctx.now();
+  const name = namer(ctx, language);
   return immediate(ctx.db, () => {
     const occurrence = ctx.catalog.occurrence(occurrenceId);
     if (!occurrence) throw new EngineError('RESOURCE_NOT_FOUND', { param: 'occurrenceId' });
@@ -54,9 +70,10 @@ export function occurrenceInventory(ctx: EngineContext, occurrenceId: string, cu
       currency: context.currency,
       areas: ctx.catalog.areas(occurrenceId).map((area) => ({
         ...area,
+        name: name('area', occurrenceId, area.id, area.name),
         priceOptions: (options.get(area.id) ?? []).map((option) => ({
           id: option.id,
-          name: option.name,
+          name: name('priceOption', occurrenceId, option.id, option.name),
           price: price(option.price),
           ...legacyReference(items.get(area.id) ?? [], option.id),
         })),
@@ -65,11 +82,12 @@ export function occurrenceInventory(ctx: EngineContext, occurrenceId: string, cu
           ...(item.label !== null && { label: item.label }),
           capacity: item.capacity,
           available: item.available,
+          held: item.held,
         })),
       })),
       extras: ctx.catalog.extras(occurrence.eventId).map((extra) => ({
         id: extra.id,
-        name: extra.name,
+        name: name('extra', occurrence.eventId, extra.id, extra.name),
         price: price(extra.price),
         ...(extra.maxQuantity !== null && { maxQuantity: extra.maxQuantity }),
         aggregateReference: extraReference(extra.id),

@@ -1,4 +1,5 @@
 import type { CatalogDocument } from '../contract/catalog';
+import { createCatalogNames, nameKey } from '../store/catalog-names';
 import { createCatalogReader } from '../store/catalog-reader';
 import type { EngineContext } from './context';
 import { groupBy } from './group-by';
@@ -9,9 +10,17 @@ import { groupBy } from './group-by';
  */
 export function exportCatalog(ctx: EngineContext): CatalogDocument {
   const read = createCatalogReader(ctx.db);
+  const catalogNames = createCatalogNames(ctx.db);
   return ctx.db.transaction((): CatalogDocument => {
     const iso = (ms: number | null) => (ms === null ? {} : { validUntil: new Date(ms).toISOString() });
-    const locations = read.locations().map(({ id, name, currencies }) => ({ id, name, currencies: parseStrings(currencies) }));
+    // Every translation goes out as imported; a name without translations stays a plain string.
+    const names = catalogNames.names();
+    const zones = catalogNames.timeZones();
+    const named = (kind: string, scope: string, id: string, name: string) => names.get(nameKey(kind, scope, id)) ?? name;
+    const locations = read.locations().map(({ id, name, currencies }) => {
+      const timeZone = zones.get(id);
+      return { id, name: named('location', '', id, name), currencies: parseStrings(currencies), ...(timeZone && { timeZone }) };
+    });
     const baseOf = new Map(locations.map((location) => [location.id, location.currencies[0] ?? '']));
     const extras = groupBy(read.extras(), (extra) => extra.eventId);
     const occurrences = groupBy(read.occurrences(), (occurrence) => occurrence.eventId);
@@ -26,8 +35,9 @@ export function exportCatalog(ctx: EngineContext): CatalogDocument {
         const offered = extras.get(event.id) ?? [];
         return {
           ...event,
+          name: named('event', '', event.id, event.name),
           ...(offered.length > 0 && {
-            extras: offered.map(({ id, name, price, maxQuantity }) => ({ id, name, price: money(price), ...(maxQuantity !== null && { maxQuantity }) })),
+            extras: offered.map(({ id, name, price, maxQuantity }) => ({ id, name: named('extra', event.id, id, name), price: money(price), ...(maxQuantity !== null && { maxQuantity }) })),
           }),
           occurrences: (occurrences.get(event.id) ?? []).map((occurrence) => ({
             id: occurrence.id,
@@ -35,9 +45,9 @@ export function exportCatalog(ctx: EngineContext): CatalogDocument {
             onSale: occurrence.onSale === 1,
             areas: (areas.get(occurrence.id) ?? []).map((area) => ({
               id: area.id,
-              name: area.name,
+              name: named('area', occurrence.id, area.id, area.name),
               seating: area.seating,
-              priceOptions: (options.get(`${occurrence.id}\n${area.id}`) ?? []).map(({ id, name, price }) => ({ id, name, price: money(price) })),
+              priceOptions: (options.get(`${occurrence.id}\n${area.id}`) ?? []).map(({ id, name, price }) => ({ id, name: named('priceOption', occurrence.id, id, name), price: money(price) })),
               inventoryItems: (items.get(`${occurrence.id}\n${area.id}`) ?? []).map(({ id, label, capacity }) => ({ id, ...(label !== null && { label }), capacity })),
             })),
           })),

@@ -31,7 +31,7 @@ export function orderView(row: OrderRow, tickets: readonly TicketPlaceRow[], gif
         name: event.eventName,
         occurrenceId: event.occurrenceId,
         startsAt: event.startsAt,
-        location: { id: event.locationId, name: event.locationName },
+        location: { id: event.locationId, name: event.locationName, ...(event.timeZone !== null && { timeZone: event.timeZone }) },
       },
     }),
     tickets: tickets.map(({ id, itemId, code, area, seat }) => ({ id, itemId, code, ...(area !== null && { area }), ...(seat !== null && { seat }) })),

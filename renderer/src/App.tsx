@@ -1,8 +1,10 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { Header } from './components/Header';
 import { useT } from './i18n/i18n';
 import { BoxOffice } from './screens/boxoffice/BoxOffice';
 import { Kiosk } from './screens/kiosk/Kiosk';
+import { cartStore } from './stores/cart';
+import { catalogStore } from './stores/catalog';
 import { useConnectivity, watchConnectivity } from './stores/connectivity';
 import { sessionStore, useSession } from './stores/session';
 
@@ -11,13 +13,26 @@ export function App() {
   const mode = useSession((state) => state.mode);
   const language = useSession((state) => state.language);
   const online = useConnectivity((state) => state.online);
+  const reconnecting = useConnectivity((state) => state.reconnecting);
   const waiting = useConnectivity((state) => state.waiting);
   useEffect(() => watchConnectivity(), []);
+  // The engine answers catalog names in the chosen language (Accept-Language): read them again on a switch.
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    void catalogStore.getState().eventsRequested();
+    void catalogStore.getState().inventoryRefreshed(cartStore.getState().cart?.currency);
+    void cartStore.getState().refreshed();
+  }, [language]);
   return (
     <div className={`app mode-${mode}`}>
       <Header
         t={t}
         online={online}
+        reconnecting={reconnecting}
         waiting={waiting}
         mode={mode}
         language={language}

@@ -28,8 +28,24 @@ function isNumericLiteral(text: string): text is Intl.StringNumericLiteral {
   return /^-?\d+(\.\d+)?$/.test(text);
 }
 
-export function formatDateTime(iso: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeStyle: 'short' }).format(new Date(iso));
+/** A show's date and time as the venue's clock shows it (its IANA time zone), else this computer's. */
+export function formatDateTime(iso: string, locale: string, timeZone?: string): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeStyle: 'short', ...(validZone(timeZone) && { timeZone }) }).format(new Date(iso));
+}
+
+/** The time alone (today's sales list), in the given zone. */
+export function formatTime(iso: string, locale: string, timeZone?: string): string {
+  return new Intl.DateTimeFormat(locale, { timeStyle: 'short', ...(validZone(timeZone) && { timeZone }) }).format(new Date(iso));
+}
+
+function validZone(timeZone: string | undefined): timeZone is string {
+  if (!timeZone) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone });
+    return true;
+  } catch {
+    return false; // a zone this runtime does not know: the computer's own clock stands in
+  }
 }
 
 export function formatCountdown(ms: number): string {

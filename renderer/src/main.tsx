@@ -41,7 +41,14 @@ async function loadConfig(): Promise<UiConfig> {
 const root = createRoot(document.getElementById('root') ?? document.body);
 loadConfig().then(
   (config) => {
-    setClient(createClient({ baseUrl: config.apiBase, apiKey: config.apiKey, language: () => sessionStore.getState().language }));
+    setClient(
+      createClient({
+        baseUrl: config.apiBase,
+        apiKey: config.apiKey,
+        language: () => sessionStore.getState().language,
+        reauthenticate: async () => (await loadConfig()).apiKey,
+      }),
+    );
     initSession(config, new URLSearchParams(window.location.search));
     void restoreCart();
     root.render(

@@ -16,7 +16,7 @@ interface EventsBody {
   data: { id: string; name: string; locationId: string; kind: string; occurrences: { id: string; startsAt: string; onSale: boolean }[] }[];
 }
 interface LocationsBody {
-  data: { id: string; name: string; availableCurrencies: string[] }[];
+  data: { id: string; name: string; availableCurrencies: string[]; timeZone?: string }[];
 }
 
 /** The element at `index`, failing the test (not the type checker) when it is missing. */
@@ -81,7 +81,7 @@ describe('catalog reads', () => {
   it('GET /locations lists availableCurrencies, base first', async () => {
     const response = await engine.request('GET', '/locations');
     expect(response.status).toBe(200);
-    expect((response.body as LocationsBody).data).toEqual([{ id: 'stadthalle', name: 'Stadthalle am Fluss', availableCurrencies: DEMO_CURRENCIES }]);
+    expect((response.body as LocationsBody).data).toEqual([{ id: 'stadthalle', name: 'Stadthalle am Fluss', availableCurrencies: DEMO_CURRENCIES, timeZone: 'Europe/Berlin' }]);
   });
 
   it('reads need catalog:read: that key works, a carts key answers 403 with requiredScope, no key 401', async () => {

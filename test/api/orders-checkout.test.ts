@@ -77,7 +77,7 @@ describe('POST /orders: a card checkout of a held cart', () => {
       name: 'Midnight Brass — Live in Concert',
       occurrenceId: 'brass-2027-03-12',
       startsAt: '2027-03-12T19:30:00Z',
-      location: { id: 'stadthalle', name: 'Stadthalle am Fluss' },
+      location: { id: 'stadthalle', name: 'Stadthalle am Fluss', timeZone: 'Europe/Berlin' },
     });
     for (const ticket of order.tickets) {
       expect(ticket.area).toBe('Standing');

@@ -346,8 +346,17 @@ describe('box office against the real engine', () => {
     expect(byCode.body.data.map((order) => order.id)).toEqual([orderId]);
     await page.getByRole('heading', { name: `Order ${orderId}` }).waitFor();
 
+    // A refund asks first, saying what to hand back and how; "Keep" changes nothing.
     await page.getByRole('button', { name: 'Cancel order and refund' }).click();
-    await page.getByRole('status').filter({ hasText: 'Cancelled and refunded' }).waitFor();
+    const ask = page.getByRole('dialog', { name: `Cancel order ${orderId} and refund?` });
+    await ask.getByText('Hand back €32.00 in cash. The tickets stop being valid.').waitFor();
+    await screenshot(page, 'box-office-08b-refund-question');
+    await expectAccessible(page, 'refund question');
+    await ask.getByRole('button', { name: 'Keep', exact: true }).click();
+    expect((await engineOrder(ui, orderId)).status).toBe('confirmed');
+    await page.getByRole('button', { name: 'Cancel order and refund' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel and refund €32.00' }).click();
+    await page.getByRole('status').filter({ hasText: 'Cancelled and refunded — hand back €32.00 in cash' }).waitFor();
     expect(await page.getByRole('button', { name: 'Cancel order and refund' }).count()).toBe(0);
     const cancelled = await engineOrder(ui, orderId);
     expect(cancelled.status).toBe('cancelled');
@@ -362,19 +371,32 @@ describe('box office against the real engine', () => {
     const cart = await holdStanding(page, { Adult: 1 });
 
     await page.keyboard.press('F2');
-    await page.getByRole('textbox', { name: 'Amount tendered (EUR)' }).waitFor();
+    const tendered = page.getByRole('textbox', { name: 'Amount tendered (EUR)' });
+    await tendered.waitFor();
     expect(await page.getByRole('button', { name: 'Pay cash', exact: true }).getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => isFocused(tendered)).toBe(true); // F2 puts the cursor in the amount
 
     await page.keyboard.press('F3');
     await page.getByRole('combobox', { name: 'Test card' }).waitFor();
     expect(await page.getByRole('button', { name: 'Pay by card', exact: true }).getAttribute('aria-pressed')).toBe('true');
     expect(await page.getByRole('textbox', { name: 'Amount tendered (EUR)' }).count()).toBe(0);
+    await expect.poll(() => isFocused(page.getByRole('button', { name: 'Charge card €39.00' }))).toBe(true);
 
     await page.keyboard.press('F4');
     const voucher = page.getByRole('textbox', { name: 'Voucher code' });
     await expect.poll(() => isFocused(voucher)).toBe(true);
 
-    const released = await answer<undefined>(page, 'DELETE', /\/carts\/[^/]+$/, () => page.keyboard.press('Escape'));
+    // Escape asks before it releases; Escape again (or Keep) keeps the cart.
+    await page.keyboard.press('Escape');
+    const ask = page.getByRole('dialog', { name: 'Release the held tickets?' });
+    await ask.waitFor();
+    await screenshot(page, 'box-office-13-release-question');
+    await expectAccessible(page, 'release question');
+    await page.keyboard.press('Escape');
+    await ask.waitFor({ state: 'detached' });
+    expect((await engineCart(ui, cart.id)).id).toBe(cart.id);
+    await page.keyboard.press('Escape');
+    const released = await answer<undefined>(page, 'DELETE', /\/carts\/[^/]+$/, () => ask.getByRole('button', { name: 'Release tickets', exact: true }).click());
     expect(released.status).toBe(204);
     await page.getByText('Nothing held yet.').waitFor();
     expect(await page.getByRole('timer').count()).toBe(0);
@@ -409,6 +431,173 @@ describe('box office against the real engine', () => {
     await page.getByRole('button', { name: 'Commandes', exact: true }).waitFor();
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('fr');
   });
+  it('sells 2 standing tickets for cash in 4 keys after the date: 2, Enter, F2, Enter', async () => {
+    const page = await ui.open('boxOffice');
+    await chooseDate(page, CONCERT_13);
+    const adult = page.getByRole('region', { name: 'Standing', exact: true }).getByRole('spinbutton', { name: 'Adult', exact: true });
+    await expect.poll(() => isFocused(adult)).toBe(true); // a date puts the cursor in its first quantity
+    let keys = 0;
+    const press = async (key: string) => {
+      await page.keyboard.press(key);
+      keys += 1;
+    };
+    await press('2');
+    const created = await answer<{ data: CartView }>(page, 'POST', /\/api\/v3\/carts$/, () => press('Enter'));
+    expect(created.status).toBe(201);
+    expect(created.body.data.total).toEqual({ amount: 7800, currency: 'EUR' }); // 2 × €39.00
+    await page.getByRole('timer').waitFor();
+    await press('F2');
+    const placed = await answer<{ data: OrderView }>(page, 'POST', /\/api\/v3\/orders$/, () => press('Enter')); // empty amount: exact
+    expect(placed.status).toBe(201);
+    expect(keys).toBeLessThanOrEqual(4);
+    const orderId = await confirmedOrderId(page);
+    const order = await engineOrder(ui, orderId);
+    expect(order).toMatchObject({ cartId: created.body.data.id, total: { amount: 7800, currency: 'EUR' }, payment: { method: 'cash', status: 'captured' } });
+    expect(order.tickets).toHaveLength(2);
+  });
+
+  it('keeps the pay bar in view at 1366×768 with a long cart, and shows the change while the amount is typed', async () => {
+    const page = await ui.open('boxOffice');
+    await chooseDate(page, CONCERT_12);
+    await holdStanding(page, { Adult: 1, Student: 1 });
+    for (const extra of ['Parking', 'Programme booklet', 'Drink voucher', 'Tour T-shirt']) {
+      await answer(page, 'POST', /\/items$/, () => page.getByRole('button', { name: `Add ${extra}`, exact: true }).click());
+    }
+    await page.getByRole('textbox', { name: 'Voucher code' }).fill('WELCOME10');
+    await answer(page, 'POST', /\/vouchers$/, () => page.getByRole('button', { name: 'Apply', exact: true }).click());
+    // 3900 + 2900 + 800 + 500 + 450 + 2500 − 680 = 10370
+    await expect.poll(() => total(page).textContent()).toBe('€103.70');
+    for (const name of ['Pay cash', 'Pay by card']) {
+      const box = await page.getByRole('button', { name, exact: true }).boundingBox();
+      expect(box && box.y >= 0 && box.y + box.height <= 768, `${name} at ${JSON.stringify(box)}`).toBe(true);
+    }
+    await page.keyboard.press('F2');
+    const tendered = page.getByRole('textbox', { name: 'Amount tendered (EUR)' });
+    await tendered.pressSequentially('150');
+    await page.getByRole('status').filter({ hasText: 'Change due: €46.30' }).waitFor(); // 150.00 − 103.70, before paying
+    await screenshot(page, 'box-office-14-long-cart-change-while-typing');
+    await expectAccessible(page, 'long cart with the pay bar');
+    const take = await page.getByRole('button', { name: 'Take payment', exact: true }).boundingBox();
+    expect(take && take.y + take.height <= 768).toBe(true);
+    const placed = await answer<{ data: OrderView }>(page, 'POST', /\/api\/v3\/orders$/, () => page.keyboard.press('Enter'));
+    expect(placed.body.data.payment).toMatchObject({ tendered: { amount: 15000, currency: 'EUR' }, change: { amount: 4630, currency: 'EUR' } });
+  });
+
+  it('lists today’s sales with event, time and payment, and opens one', async () => {
+    const page = await ui.open('boxOffice');
+    await chooseDate(page, TEMPEST_2);
+    await page.getByRole('group', { name: 'Stalls', exact: true }).getByRole('button', { name: 'Row F, Seat 1, free', exact: true }).click();
+    await page.getByRole('timer').waitFor();
+    await page.keyboard.press('F2');
+    await page.keyboard.press('Enter');
+    const orderId = await confirmedOrderId(page);
+    await page.getByRole('button', { name: 'New sale', exact: true }).click();
+    await page.keyboard.press('F8');
+    const list = page.getByRole('table').filter({ has: page.getByRole('columnheader', { name: 'Payment' }) });
+    const row = list.getByRole('row').filter({ has: page.getByRole('button', { name: orderId }) });
+    await row.waitFor();
+    const text = await row.innerText();
+    expect(text).toContain('The Tempest, Friday, 2 April 2027 at 20:00');
+    expect(text).toContain('Cash');
+    expect(text).toContain('€45.00');
+    expect(text).toMatch(/\d{2}:\d{2}/);
+    await screenshot(page, 'box-office-15-todays-sales');
+    await expectAccessible(page, "today's sales");
+    await row.getByRole('button', { name: orderId }).click();
+    await page.getByRole('heading', { name: `Order ${orderId}` }).waitFor();
+    await page.getByText('Paid €45.00 in cash').waitFor();
+    await page.getByText(/Row F, Seat 1/).first().waitFor();
+  });
+
+  it('walks the seat map with the arrow keys from one Tab stop; legend and stage are shown', async () => {
+    const page = await ui.open('boxOffice');
+    await chooseDate(page, TEMPEST_2);
+    const stalls = page.getByRole('group', { name: 'Stalls', exact: true });
+    await stalls.getByRole('button', { name: /^Row A, Seat 1,/ }).waitFor();
+    const tabStops = await stalls.locator('button[tabindex="0"]').count();
+    expect(tabStops).toBe(1);
+    const seats = await stalls.getByRole('button').count();
+    expect(seats).toBeGreaterThan(20);
+    await page.getByText('Stage', { exact: true }).first().waitFor();
+    await page.getByRole('list', { name: 'Seat colours' }).first().waitFor();
+    await stalls.getByRole('button', { name: /^Row A, Seat 1,/ }).focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowDown');
+    const focused = await page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+    expect(focused).toBe('Row B, Seat 3, free');
+    const created = await answer<{ data: CartView }>(page, 'POST', /\/api\/v3\/carts$/, () => page.keyboard.press('Enter'));
+    expect(created.status).toBe(201);
+    await stalls.getByRole('button', { name: 'Row B, Seat 3, in your cart', exact: true }).waitFor();
+    expect(await stalls.locator('button[tabindex="0"]').count()).toBe(1);
+    await screenshot(page, 'box-office-16-seat-map-keyboard');
+    await expectAccessible(page, 'seat map with keyboard focus');
+    await page.getByRole('button', { name: 'Release cart' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Release tickets' }).click();
+    await page.getByText('Nothing held yet.').waitFor();
+  });
+
+  it('asks before a seat on another date replaces the held tickets', async () => {
+    const page = await ui.open('boxOffice');
+    await chooseDate(page, CONCERT_12);
+    const cart = await holdStanding(page, { Adult: 1 });
+    await chooseDate(page, TEMPEST_2);
+    const stalls = page.getByRole('group', { name: 'Stalls', exact: true });
+    await stalls.getByRole('button', { name: 'Row G, Seat 1, free', exact: true }).click();
+    const ask = page.getByRole('dialog', { name: 'Replace the tickets held for another date?' });
+    await ask.getByText('The cart holds 1 × Standing — Adult for another date. They will be released.').waitFor();
+    await ask.getByRole('button', { name: 'Keep', exact: true }).click();
+    expect((await engineCart(ui, cart.id)).total).toEqual({ amount: 3900, currency: 'EUR' });
+    await stalls.getByRole('button', { name: 'Row G, Seat 1, free', exact: true }).click();
+    const replaced = await answer<{ data: CartView }>(page, 'POST', /\/api\/v3\/carts$/, () => ask.getByRole('button', { name: 'Release them and continue' }).click());
+    expect(replaced.body.data.total).toEqual({ amount: 4500, currency: 'EUR' });
+    expect((await ui.engine.request('GET', `/carts/${cart.id}`)).status).toBe(410);
+  });
+
+  it('starts the next sale in the base currency after New sale', async () => {
+    const page = await ui.open('boxOffice');
+    await chooseDate(page, CONCERT_13);
+    await holdStanding(page, { Student: 1 });
+    await answer(page, 'PATCH', /\/carts\/[^/]+$/, () => page.getByRole('combobox', { name: 'Currency' }).selectOption('USD').then(() => undefined));
+    await page.keyboard.press('F2');
+    await page.keyboard.press('Enter');
+    await confirmedOrderId(page);
+    await page.getByRole('button', { name: 'New sale', exact: true }).click();
+    const next = await holdStanding(page, { Student: 1 });
+    expect(next.currency).toBe('EUR');
+    expect(await page.getByRole('combobox', { name: 'Currency' }).inputValue()).toBe('EUR');
+  });
+
+  it('shows showtimes on the venue’s clock (Europe/Berlin) on a till set to New York, confirmation included', async () => {
+    const context = await ui.browser.newContext({ viewport: { width: 1366, height: 768 }, locale: 'en-GB', timezoneId: 'America/New_York' });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${ui.engine.url}/`);
+      // 19:30 UTC is 14:30 in New York that day; the venue's clock says 20:30.
+      expect(await page.evaluate(() => new Date('2027-03-12T19:30:00Z').getHours())).toBe(14);
+      await chooseDate(page, CONCERT_12);
+      expect(await page.getByRole('button', { name: /14:30/ }).count()).toBe(0);
+      await holdStanding(page, { Student: 1 });
+      await page.keyboard.press('F2');
+      await page.keyboard.press('Enter');
+      await confirmedOrderId(page);
+      await page.getByText(`${CONCERT_12}`, { exact: true }).first().waitFor();
+      expect(await page.locator('.confirmation').innerText()).not.toContain('14:30');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows the catalog in German: event, area and price-option names', async () => {
+    const page = await ui.open('boxOffice');
+    await page.getByRole('combobox', { name: /^Language/ }).selectOption('de');
+    await page.getByRole('heading', { name: 'Midnight Brass — live im Konzert' }).waitFor();
+    await page.getByRole('button', { name: 'Freitag, 12. März 2027 um 20:30', exact: true }).click();
+    const area = page.getByRole('region', { name: 'Stehplatz', exact: true });
+    await area.getByRole('spinbutton', { name: 'Erwachsene', exact: true }).waitFor();
+    await screenshot(page, 'box-office-17-german-catalog');
+    await expectAccessible(page, 'German catalog');
+  });
 });
 
 describe('box office holds that run out (5-second holds)', () => {
@@ -430,6 +619,26 @@ describe('box office holds that run out (5-second holds)', () => {
     });
     return () => page.evaluate(() => (window as unknown as { countdownSeen: string[] }).countdownSeen);
   }
+
+  it('closes an open 3-D Secure challenge when its hold runs out; the next cart starts clean', async () => {
+    const page = await ui.open('boxOffice');
+    await chooseDate(page, CONCERT_13);
+    await holdStanding(page, { Student: 1 });
+    await page.getByRole('button', { name: 'Pay by card', exact: true }).click();
+    await page.getByRole('combobox', { name: 'Test card' }).selectOption('tok_3ds');
+    await page.getByRole('button', { name: 'Charge card €29.00' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Confirm the payment with the card issuer' });
+    await dialog.waitFor();
+    await alertWith(page, 'The hold ran out and the tickets were released. Please start again.').waitFor({ timeout: 9000 });
+    await dialog.waitFor({ state: 'detached' });
+
+    const next = await holdStanding(page, { Adult: 1 });
+    expect(next.total).toEqual({ amount: 3900, currency: 'EUR' });
+    await page.waitForTimeout(500);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    expect(await page.locator('[data-code="PAYMENT_DECLINED"]').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Pay by card', exact: true }).getAttribute('aria-pressed')).toBe('false');
+  });
 
   it('releases standing places and seats when the hold runs out', async () => {
     const [standingPage, seatPage] = await Promise.all([ui.open('boxOffice'), ui.open('boxOffice')]);

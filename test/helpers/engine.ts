@@ -41,6 +41,10 @@ export interface TestEngine {
   request<T = unknown>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
   /** creates another key in this engine's database */
   createKey(scopes: string[]): string;
+  /** stops the engine (its data stays), as a crash or an update would */
+  stop(): Promise<void>;
+  /** starts it again on the same data folder and port — a new UI key, the old one revoked */
+  start(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -64,10 +68,11 @@ export async function startTestEngine(options: Partial<EngineOptions> = {}): Pro
       done();
     },
   });
-  const engine = await startEngine({ port: 0, rateLimit: 0, logger: pino({ level: 'info' }, sink), ...options, dataDir });
+  let engine: Awaited<ReturnType<typeof startEngine>> | undefined = await startEngine({ port: 0, rateLimit: 0, logger: pino({ level: 'info' }, sink), ...options, dataDir });
+  const { url, port } = engine;
 
   return {
-    url: engine.url,
+    url,
     dataDir,
     keys,
     logs: () => lines.join(''),
@@ -86,12 +91,21 @@ export async function startTestEngine(options: Partial<EngineOptions> = {}): Pro
       let body: string | undefined = request.rawBody;
       if (request.body !== undefined) body = JSON.stringify(request.body);
       if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
-      const response = await fetch(`${engine.url}/api/v3${path}`, { method, headers, body });
+      const response = await fetch(`${url}/api/v3${path}`, { method, headers, body });
       const text = await response.text();
       return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : undefined) as T };
     },
+    async stop() {
+      await engine?.close();
+      engine = undefined;
+    },
+    async start() {
+      if (engine) return;
+      engine = await startEngine({ rateLimit: 0, logger: pino({ level: 'info' }, sink), ...options, port, dataDir });
+    },
     async close() {
-      await engine.close();
+      await engine?.close();
+      engine = undefined;
       if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -45,7 +45,7 @@ export interface Order {
   items: CartItem[];
   receiptLines: ReceiptLine[];
   payment: PaymentView;
-  event?: { id: string; name: string; occurrenceId: string; startsAt: string; location: { id: string; name: string } };
+  event?: { id: string; name: string; occurrenceId: string; startsAt: string; location: { id: string; name: string; timeZone?: string } };
   tickets: Ticket[];
   giftCards: GiftCard[];
 }

@@ -4,6 +4,7 @@ import { CatalogDocument, CatalogImportResult, EventView, InventoryView, Locatio
 import { CurrencyQuery, Id, replies } from '../../contract/common';
 import { importCatalog, listEvents, listLocations, occurrenceInventory } from '../../use-cases/catalog';
 import type { EngineContext } from '../../use-cases/context';
+import { pickLanguage } from '../i18n';
 import { exportCatalog } from '../../use-cases/export-catalog';
 
 const read = { scope: 'catalog:read' } as const;
@@ -24,12 +25,16 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = 
     data: exportCatalog(ctx),
   }));
 
-  app.get('/locations', { config: read, schema: { tags, summary: 'List locations with their currencies', response: replies(200, Type.Array(LocationView)) } }, async () => ({
-    data: listLocations(ctx),
+  // Catalog names come in the request's language (Accept-Language: en, de, fr) where the catalog translates
+  // them, else in its default; GET /catalog gives every translation.
+  const named = { description: 'Names are answered in the Accept-Language (en, de, fr) where the catalog translates them.' };
+
+  app.get('/locations', { config: read, schema: { tags, summary: 'List locations with their currencies and time zones', ...named, response: replies(200, Type.Array(LocationView)) } }, async (request) => ({
+    data: listLocations(ctx, pickLanguage(request.headers['accept-language'])),
   }));
 
-  app.get('/events', { config: read, schema: { tags, summary: 'List events with their occurrences', response: replies(200, Type.Array(EventView)) } }, async () => ({
-    data: listEvents(ctx),
+  app.get('/events', { config: read, schema: { tags, summary: 'List events with their occurrences', ...named, response: replies(200, Type.Array(EventView)) } }, async (request) => ({
+    data: listEvents(ctx, pickLanguage(request.headers['accept-language'])),
   }));
 
   app.get(
@@ -39,11 +44,12 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = 
       schema: {
         tags,
         summary: 'Areas, price options, inventory items with live availability, and extras of an occurrence',
+        ...named,
         params: Type.Object({ occurrenceId: Id }),
         querystring: CurrencyQuery,
         response: replies(200, InventoryView),
       },
     },
-    async (request) => ({ data: occurrenceInventory(ctx, request.params.occurrenceId, request.query.currency) }),
+    async (request) => ({ data: occurrenceInventory(ctx, request.params.occurrenceId, request.query.currency, pickLanguage(request.headers['accept-language'])) }),
   );
 };

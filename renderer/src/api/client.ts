@@ -9,6 +9,11 @@ import type { Cart, CreateCart, ErrorBody, Event, Inventory, Location, Order, Pa
 export interface ClientOptions {
   readonly baseUrl: string;
   readonly apiKey: string;
+  /**
+   * Fetches the page's configuration again and answers its key: each start of the engine issues a new UI
+   * key and revokes the old one, so a 401 after a restart is answered by asking once more, then retrying once.
+   */
+  readonly reauthenticate?: () => Promise<string>;
   readonly language: () => string;
   readonly fetch?: typeof fetch;
   readonly sleep?: (ms: number) => Promise<void>;
@@ -30,12 +35,34 @@ const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, 
 export function createClient(options: ClientOptions) {
   const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
   const sleep = options.sleep ?? wait;
+  let apiKey = options.apiKey;
+  /** one refetch shared by every call that met the same 401 */
+  let renewing: Promise<boolean> | undefined;
+
+  function renewKey(rejected: string): Promise<boolean> {
+    if (apiKey !== rejected) return Promise.resolve(true); // another call already has the new key
+    if (!options.reauthenticate) return Promise.resolve(false);
+    renewing ??= options
+      .reauthenticate()
+      .then(
+        (key) => {
+          const changed = key !== apiKey;
+          apiKey = key;
+          return changed;
+        },
+        () => false,
+      )
+      .finally(() => {
+        renewing = undefined;
+      });
+    return renewing;
+  }
 
   async function once(method: string, path: string, call: Call): Promise<{ outcome: Outcome; response?: Response }> {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), call.timeoutMs ?? options.timeoutMs ?? 15_000);
     try {
-      const headers: Record<string, string> = { 'x-svc-api-key': options.apiKey, 'accept-language': options.language(), ...call.headers };
+      const headers: Record<string, string> = { 'x-svc-api-key': apiKey, 'accept-language': options.language(), ...call.headers };
       if (call.body !== undefined) headers['content-type'] = 'application/json';
       const response = await doFetch(`${options.baseUrl}${path}`, {
         method,
@@ -52,8 +79,18 @@ export function createClient(options: ClientOptions) {
   }
 
   async function request<T>(method: string, path: string, call: Call): Promise<T> {
+    let renewed = false;
     for (let retries = 0; ; retries += 1) {
+      const sentWith = apiKey;
       const { outcome, response } = await once(method, path, call);
+      if (response?.status === 401 && !renewed) {
+        renewed = true;
+        // A 401 is answered before anything is done, so sending the same request again is safe.
+        if (await renewKey(sentWith)) {
+          retries -= 1;
+          continue;
+        }
+      }
       const delay = call.once ? undefined : retryDelay(outcome, retries, call.repeatable);
       if (delay !== undefined) {
         await sleep(delay);

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { Cart } from '../api/types';
 import { formatMoney } from '../format';
 import type { Translate } from '../i18n/i18n';
+import { Keypad } from './Keypad';
 
 /** Currency, voucher and extras controls of a held cart. Every change goes to the engine, which reprices. */
 
@@ -20,7 +21,17 @@ export function CurrencySelect({ t, currencies, value, onChange, disabled }: { t
   );
 }
 
-export function VoucherForm({ t, vouchers, onApply, onRemove, disabled }: { t: Translate; vouchers: Cart['vouchers']; onApply(code: string): Promise<boolean>; onRemove(code: string): void; disabled?: boolean }) {
+interface VoucherProps {
+  t: Translate;
+  vouchers: Cart['vouchers'];
+  onApply(code: string): Promise<boolean>;
+  onRemove(code: string): void;
+  disabled?: boolean;
+  /** kiosk: the code is tapped in on an on-screen keypad (the field is read-only: no system keyboard) */
+  keypad?: boolean;
+}
+
+export function VoucherForm({ t, vouchers, onApply, onRemove, disabled, keypad = false }: VoucherProps) {
   const [code, setCode] = useState('');
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -30,8 +41,9 @@ export function VoucherForm({ t, vouchers, onApply, onRemove, disabled }: { t: T
     <form className="voucher" onSubmit={submit}>
       <label className="field">
         {t('voucher.label')}
-        <input id="voucher-code" type="text" autoComplete="off" value={code} onChange={(event) => setCode(event.target.value)} />
+        <input id="voucher-code" type="text" autoComplete="off" readOnly={keypad} value={code} onChange={(event) => setCode(event.target.value)} />
       </label>
+      {keypad && <Keypad t={t} value={code} onChange={setCode} />}
       <button type="submit" disabled={disabled || !code.trim()}>
         {t('voucher.apply')}
       </button>

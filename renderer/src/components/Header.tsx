@@ -4,6 +4,8 @@ import type { Language, Mode } from '../stores/session';
 interface Props {
   t: Translate;
   online: boolean | null;
+  /** the engine does not answer: the page waits for it and carries on where it was */
+  reconnecting?: boolean;
   waiting: number | null;
   mode: Mode;
   language: Language;
@@ -14,10 +16,10 @@ interface Props {
 /**
  * The app bar: connectivity (and orders waiting to sync), the language, and for staff the mode. A kiosk
  * offers no way into box-office mode (cash, refunds): staff open it with ?mode=boxOffice or the desktop
- * app's staff exit.
+ * app's staff exit. A kiosk's language is chosen with large buttons on its own screens (LanguageButtons).
  */
-export function Header({ t, online, waiting, mode, language, onMode, onLanguage }: Props) {
-  const status = online === null ? t('conn.checking') : online ? t('conn.online') : t('conn.offline');
+export function Header({ t, online, reconnecting = false, waiting, mode, language, onMode, onLanguage }: Props) {
+  const status = reconnecting ? t('conn.reconnecting') : online === null ? t('conn.checking') : online ? t('conn.online') : t('conn.offline');
   return (
     <header className="app-header">
       <h1 className="brand">{t('app.name')}</h1>
@@ -35,14 +37,16 @@ export function Header({ t, online, waiting, mode, language, onMode, onLanguage 
           </select>
         </label>
       )}
-      <label className="setting">
-        {t('settings.language')}
-        <select value={language} onChange={(event) => onLanguage(event.target.value === 'de' ? 'de' : event.target.value === 'fr' ? 'fr' : 'en')}>
-          <option value="en" lang="en">English</option>
-          <option value="de" lang="de">Deutsch</option>
-          <option value="fr" lang="fr">Français</option>
-        </select>
-      </label>
+      {mode === 'boxOffice' && (
+        <label className="setting">
+          {t('settings.language')}
+          <select value={language} onChange={(event) => onLanguage(event.target.value === 'de' ? 'de' : event.target.value === 'fr' ? 'fr' : 'en')}>
+            <option value="en" lang="en">English</option>
+            <option value="de" lang="de">Deutsch</option>
+            <option value="fr" lang="fr">Français</option>
+          </select>
+        </label>
+      )}
     </header>
   );
 }

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { Money } from '../api/types';
 import { currencyScale, formatMoney, minorToDecimal } from '../format';
 import type { Translate } from '../i18n/i18n';
+import { outcomeKey } from './test-cards';
 
 interface Props {
   t: Translate;
@@ -51,15 +52,18 @@ export function PaymentPanel({ t, locale, total, testTokens, busy, cash, onCard,
             <label className="field">
               {t('card.testCard')}
               <select aria-label={t('card.testCard')} value={token} onChange={(event) => setToken(event.target.value)}>
-                {testTokens.map((option) => (
-                  <option key={option} value={option}>
-                    {option}
-                  </option>
-                ))}
+                {testTokens.map((option) => {
+                  const outcome = outcomeKey(option);
+                  return (
+                    <option key={option} value={option}>
+                      {outcome ? `${t(outcome)} (${option})` : option}
+                    </option>
+                  );
+                })}
               </select>
             </label>
           )}
-          <button type="submit" className="primary" disabled={busy || !token}>
+          <button type="submit" id="card-charge" className="primary" disabled={busy || !token} autoFocus>
             {t('card.charge')} {formatMoney(total, locale)}
           </button>
         </form>
@@ -74,8 +78,9 @@ export function PaymentPanel({ t, locale, total, testTokens, busy, cash, onCard,
         >
           <label className="field">
             {t('cash.tendered')} ({total.currency})
-            <input id="cash-tendered" type="text" inputMode="decimal" autoComplete="off" value={tendered} onChange={(event) => setTendered(event.target.value)} />
+            <input id="cash-tendered" type="text" inputMode="decimal" autoComplete="off" autoFocus placeholder={minorToDecimal(total.amount, scale)} value={tendered} onChange={(event) => setTendered(event.target.value)} />
           </label>
+          <p className="hint">{t('cash.emptyIsExact')}</p>
           <div className="quick" role="group" aria-label={t('cash.quick')}>
             <button type="button" onClick={() => setTendered(minorToDecimal(total.amount, scale))}>
               {t('cash.exact')}
@@ -87,6 +92,15 @@ export function PaymentPanel({ t, locale, total, testTokens, busy, cash, onCard,
             ))}
           </div>
           {tenderedMinor !== undefined && tenderedMinor < total.amount && <p className="hint">{t('cash.short')}</p>}
+          {/* Display only: the engine's total subtracted from the amount typed, as the engine will answer it
+              in the order's payment.change (see README, "The UI"). The UI prices nothing. */}
+          <p className="change-live" role="status">
+            {tenderedMinor !== undefined && tenderedMinor >= total.amount && (
+              <>
+                {t('cash.change')}: <strong>{formatMoney({ amount: tenderedMinor - total.amount, currency: total.currency }, locale)}</strong>
+              </>
+            )}
+          </p>
           <button type="submit" className="primary" disabled={busy || (tenderedMinor !== undefined && tenderedMinor < total.amount)}>
             {t('cash.take')}
           </button>

@@ -1,3 +1,4 @@
+import { useRef, useState, type KeyboardEvent } from 'react';
 import type { Area } from '../api/types';
 import { formatMoney } from '../format';
 import type { Translate } from '../i18n/i18n';
@@ -40,6 +41,7 @@ export function GeneralAdmission({ t, locale, area, quantities, onQuantity }: Ge
                     max={Math.min(100, item.available + quantity)}
                     aria-label={option.name}
                     value={quantity}
+                    onFocus={(event) => event.target.select()}
                     onChange={(event) => {
                       const next = Number(event.target.value);
                       if (Number.isInteger(next) && next >= 0) onQuantity(key, next);
@@ -70,12 +72,53 @@ interface SeatMapProps {
   disabled?: boolean;
 }
 
+type SeatState = 'mine' | 'free' | 'held' | 'sold';
+
+function seatState(seat: Area['inventoryItems'][number], mine: boolean): SeatState {
+  if (mine) return 'mine';
+  if (seat.available > 0) return 'free';
+  // The engine says whether a taken seat is sold or held in a cart that may still give it back.
+  return (seat.held ?? 0) > 0 ? 'held' : 'sold';
+}
+
+/**
+ * The seat map: the stage on top, rows below, a legend. One Tab stop for the whole map; the arrow keys
+ * move between seats (Home/End to a row's ends), Enter or Space takes or gives back the seat in focus.
+ */
 export function SeatMap({ t, locale, area, chosen, priceOptionId, onPriceOption, onSeat, disabled }: SeatMapProps) {
-  const rows = new Map<string, Area['inventoryItems']>();
+  const rows: Area['inventoryItems'][] = [];
+  const rowNames: string[] = [];
   for (const seat of area.inventoryItems) {
     const row = /^Row (\S+),/.exec(seat.label ?? '')?.[1] ?? seat.id.replace(/\d+$/, '');
-    rows.set(row, [...(rows.get(row) ?? []), seat]);
+    const index = rowNames.indexOf(row);
+    if (index >= 0) rows[index]?.push(seat);
+    else {
+      rowNames.push(row);
+      rows.push([seat]);
+    }
   }
+  const [focus, setFocus] = useState<{ row: number; seat: number }>({ row: 0, seat: 0 });
+  const grid = useRef<HTMLDivElement>(null);
+  const move = (row: number, seat: number) => {
+    const r = Math.max(0, Math.min(rows.length - 1, row));
+    const s = Math.max(0, Math.min((rows[r]?.length ?? 1) - 1, seat));
+    setFocus({ row: r, seat: s });
+    grid.current?.querySelector<HTMLButtonElement>(`[data-seat="${r}-${s}"]`)?.focus();
+  };
+  const onKey = (event: KeyboardEvent<HTMLDivElement>) => {
+    const { row, seat } = focus;
+    const last = (rows[row]?.length ?? 1) - 1;
+    const target =
+      event.key === 'ArrowRight' ? [row, seat + 1] :
+      event.key === 'ArrowLeft' ? [row, seat - 1] :
+      event.key === 'ArrowDown' ? [row + 1, seat] :
+      event.key === 'ArrowUp' ? [row - 1, seat] :
+      event.key === 'Home' ? [row, 0] :
+      event.key === 'End' ? [row, last] : null;
+    if (!target) return;
+    event.preventDefault();
+    move(target[0] ?? 0, target[1] ?? 0);
+  };
   return (
     <div className="seatmap">
       <label className="field">
@@ -89,25 +132,40 @@ export function SeatMap({ t, locale, area, chosen, priceOptionId, onPriceOption,
         </select>
       </label>
       <p className="hint">{t('seats.legend')}</p>
-      <div className="rows" role="group" aria-label={area.name}>
-        {[...rows].map(([row, seats]) => (
-          <div key={row} className="row">
+      <ul className="seat-legend" aria-label={t('seats.legendLabel')}>
+        {(['free', 'mine', 'held', 'sold'] as const).map((state) => (
+          <li key={state}>
+            <span className={`swatch is-${state}`} aria-hidden="true" />
+            {t(`seat.${state}`)}
+          </li>
+        ))}
+      </ul>
+      <p className="stage" aria-hidden="true">
+        {t('seats.stage')}
+      </p>
+      <div className="rows" role="group" aria-label={area.name} ref={grid} onKeyDown={onKey}>
+        {rows.map((seats, r) => (
+          <div key={rowNames[r]} className="row">
             <span className="row-label" aria-hidden="true">
-              {row}
+              {rowNames[r]}
             </span>
-            {seats.map((seat) => {
-              const mine = chosen.has(seat.id);
-              const free = seat.available > 0;
-              const state = mine ? t('seat.yours') : free ? t('seat.free') : t('seat.taken');
+            {seats.map((seat, i) => {
+              const state = seatState(seat, chosen.has(seat.id));
+              const unavailable = state === 'held' || state === 'sold';
               return (
                 <button
                   key={seat.id}
                   type="button"
-                  className={`seat ${mine ? 'is-mine' : free ? 'is-free' : 'is-taken'}`}
-                  aria-pressed={mine}
-                  aria-label={`${seat.label ?? seat.id}, ${state}`}
-                  disabled={disabled || (!mine && !free)}
-                  onClick={() => onSeat(seat.id)}
+                  data-seat={`${r}-${i}`}
+                  tabIndex={focus.row === r && focus.seat === i ? 0 : -1}
+                  className={`seat is-${state}`}
+                  aria-pressed={state === 'mine'}
+                  aria-label={`${seat.label ?? seat.id}, ${t(`seat.${state}`)}`}
+                  aria-disabled={disabled || unavailable}
+                  onFocus={() => setFocus({ row: r, seat: i })}
+                  onClick={() => {
+                    if (!disabled && !unavailable) onSeat(seat.id);
+                  }}
                 >
                   {seat.id.replace(/^\D+/, '')}
                 </button>

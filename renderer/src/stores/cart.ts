@@ -25,6 +25,8 @@ export interface CartState {
   voucherRemoved(code: string): Promise<void>;
   currencyChosen(currency: string): Promise<void>;
   released(): Promise<void>;
+  /** reads the held cart again (its names follow the chosen language) */
+  refreshed(): Promise<void>;
   holdExpired(): void;
   errorDismissed(): void;
   reset(): void;
@@ -74,8 +76,11 @@ export const cartStore = createStore<CartState>()((set, get) => {
     },
     async released() {
       const cart = get().cart;
-      set({ ...initial, currency: get().currency });
+      set({ ...initial }); // the sale ends: the next customer starts in the base currency
       if (cart) await api().releaseCart(cart.id).catch(() => undefined); // a gone cart is already released
+    },
+    async refreshed() {
+      await withCart((cart) => api().cart(cart.id));
     },
     holdExpired() {
       set({ ...initial, currency: get().currency, expired: true });
@@ -84,7 +89,7 @@ export const cartStore = createStore<CartState>()((set, get) => {
       set({ error: null, expired: false });
     },
     reset() {
-      set({ ...initial, currency: get().currency });
+      set({ ...initial });
     },
   };
 });

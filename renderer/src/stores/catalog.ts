@@ -1,11 +1,13 @@
 import { createStore, useStore } from 'zustand';
 import { toApiError, type ApiError } from '../api/errors';
 import { api } from '../api/service';
-import type { Event, Inventory } from '../api/types';
+import type { Event, Inventory, Location } from '../api/types';
 
 /** What is on sale: events, the chosen occurrence and its live inventory. */
 export interface CatalogState {
   events: Event[];
+  /** venues, for their names and time zones */
+  locations: Location[];
   occurrenceId: string | null;
   inventory: Inventory | null;
   error: ApiError | null;
@@ -16,12 +18,14 @@ export interface CatalogState {
 
 export const catalogStore = createStore<CatalogState>()((set, get) => ({
   events: [],
+  locations: [],
   occurrenceId: null,
   inventory: null,
   error: null,
   async eventsRequested() {
     try {
-      set({ events: await api().events(), error: null });
+      const [events, locations] = await Promise.all([api().events(), api().locations()]);
+      set({ events, locations, error: null });
     } catch (error) {
       set({ error: toApiError(error) });
     }
@@ -41,5 +45,11 @@ export const catalogStore = createStore<CatalogState>()((set, get) => ({
     }
   },
 }));
+
+/** The IANA time zone of the venue of an event (undefined: the computer's own). */
+export function timeZoneOf(state: Pick<CatalogState, 'events' | 'locations'>, eventId: string | undefined): string | undefined {
+  const locationId = state.events.find((event) => event.id === eventId)?.locationId;
+  return state.locations.find((location) => location.id === locationId)?.timeZone;
+}
 
 export const useCatalog = <T>(selector: (state: CatalogState) => T): T => useStore(catalogStore, selector);

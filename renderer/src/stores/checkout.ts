@@ -81,6 +81,11 @@ export const checkoutStore = createStore<CheckoutState>()((set, get) => {
   };
 });
 
+// A challenge, an error or a retry belongs to the cart it was for: another cart (or none) starts afresh.
+cartStore.subscribe((state, previous) => {
+  if (state.cart?.id !== previous.cart?.id && checkoutStore.getState().phase !== 'done') checkoutStore.getState().reset();
+});
+
 /** details.action is the provider's action as a JSON string (spec §7.3). */
 export function parseAction(action: unknown): Challenge | null {
   if (typeof action !== 'string') return null;

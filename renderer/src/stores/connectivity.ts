@@ -10,6 +10,8 @@ import { toApiError } from '../api/errors';
  */
 export interface ConnectivityState {
   online: boolean | null;
+  /** the engine itself does not answer (restarting, stopped): the page keeps its state and tries again */
+  reconnecting: boolean;
   /** outbox entries not yet upstream; null when the engine runs standalone */
   waiting: number | null;
   conflicts: SyncConflict[];
@@ -20,6 +22,7 @@ let checking = false;
 
 export const connectivityStore = createStore<ConnectivityState>()((set) => ({
   online: null,
+  reconnecting: false,
   waiting: null,
   conflicts: [],
   async checked() {
@@ -27,23 +30,35 @@ export const connectivityStore = createStore<ConnectivityState>()((set) => ({
     checking = true;
     try {
       const status = await api().syncStatus();
-      if (status.upstream === null) set({ online: true, waiting: null, conflicts: [] });
-      else set({ online: status.online !== false, waiting: status.waiting, conflicts: status.conflicts });
+      if (status.upstream === null) set({ online: true, reconnecting: false, waiting: null, conflicts: [] });
+      else set({ online: status.online !== false, reconnecting: false, waiting: status.waiting, conflicts: status.conflicts });
     } catch (thrown) {
       // A key without the admin scope cannot read the sync status: the engine's reachability stands in.
       const error = toApiError(thrown);
-      if (error.status === 401 || error.status === 403) set({ online: await api().health().then(() => true, () => false), waiting: null });
-      else set({ online: false });
+      if (error.status === 401 || error.status === 403) {
+        const up = await api().health().then(() => true, () => false);
+        set({ online: up, reconnecting: !up, waiting: null });
+      } else set({ online: false, reconnecting: error.code === 'NETWORK_UNREACHABLE' });
     } finally {
       checking = false;
     }
   },
 }));
 
+/** Probes every `intervalMs`, and every second while the engine is away so the page is back as soon as it is. */
 export function watchConnectivity(intervalMs = 5000): () => void {
-  void connectivityStore.getState().checked();
-  const timer = setInterval(() => void connectivityStore.getState().checked(), intervalMs);
-  return () => clearInterval(timer);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+  const probe = async () => {
+    await connectivityStore.getState().checked();
+    if (stopped) return;
+    timer = setTimeout(() => void probe(), connectivityStore.getState().reconnecting ? 1000 : intervalMs);
+  };
+  void probe();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
 }
 
 export const useConnectivity = <T>(selector: (state: ConnectivityState) => T): T => useStore(connectivityStore, selector);

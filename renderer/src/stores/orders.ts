@@ -9,16 +9,36 @@ export interface OrdersState {
   searched: boolean;
   busy: boolean;
   error: ApiError | null;
+  /** today's sales on this engine, newest first */
+  today: Order[];
+  todayRequested(): Promise<void>;
+  /** an order from today's list, shown as if looked up */
+  shown(order: Order): void;
   lookedUp(query: string): Promise<void>;
   cancelled(orderId: string): Promise<void>;
   cleared(): void;
 }
 
-export const ordersStore = createStore<OrdersState>()((set) => ({
+export const ordersStore = createStore<OrdersState>()((set, get) => ({
   found: null,
   searched: false,
   busy: false,
   error: null,
+  today: [],
+  async todayRequested() {
+    try {
+      // The engine lists the newest orders first; today's are those since local midnight.
+      const midnight = new Date();
+      midnight.setHours(0, 0, 0, 0);
+      const recent = await api().recentOrders(200);
+      set({ today: recent.filter((order) => Date.parse(order.createdAt) >= midnight.getTime()) });
+    } catch (thrown) {
+      set({ error: toApiError(thrown) });
+    }
+  },
+  shown(order) {
+    set({ found: order, searched: true, error: null });
+  },
   async lookedUp(query) {
     const text = query.trim();
     if (!text) return;
@@ -35,7 +55,8 @@ export const ordersStore = createStore<OrdersState>()((set) => ({
   async cancelled(orderId) {
     set({ busy: true, error: null });
     try {
-      set({ found: await api().cancelOrder(orderId), busy: false });
+      const cancelled = await api().cancelOrder(orderId);
+      set({ found: cancelled, busy: false, today: get().today.map((order) => (order.id === orderId ? cancelled : order)) });
     } catch (thrown) {
       set({ error: toApiError(thrown), busy: false });
     }

@@ -395,7 +395,7 @@ describe('client against a real engine', () => {
     expect(inventory.currency).toBe('EUR');
     const standingArea = inventory.areas.find((area) => area.id === 'standing');
     expect(standingArea?.priceOptions.find((option) => option.id === 'standing-adult')?.price).toEqual({ amount: 3900, currency: 'EUR' });
-    expect(standingArea?.inventoryItems).toEqual([{ id: 'standing', label: 'Standing area', capacity: 40, available: 40 }]);
+    expect(standingArea?.inventoryItems).toEqual([{ id: 'standing', label: 'Standing area', capacity: 40, available: 40, held: 0 }]);
     expect(inventory.extras.find((extra) => extra.id === 'parking')?.price).toEqual({ amount: 800, currency: 'EUR' });
     // 3900 × 1.0825 = 4221.75 → 4222
     const usd = await realClient().inventory('brass-2027-03-12', 'USD');
@@ -466,6 +466,63 @@ describe('client against a real engine', () => {
     expect([error.status, error.code]).toEqual([401, 'INVALID_API_KEY']);
     expect(recoveryFor(error)).toBe('sign-in');
     expect(calls).toBe(1);
+  });
+
+  it('a revoked key (engine restarted): one refetch of the configuration, the same request again with the new key, then the answer', async () => {
+    const revoked = engine.createKey(['catalog:read']);
+    const keys: string[] = [];
+    const counting: typeof fetch = (input, init) => {
+      keys.push(new Headers(init?.headers).get('x-svc-api-key') ?? '');
+      return fetch(input, init);
+    };
+    let refetched = 0;
+    const client = realClient({
+      apiKey: 'svc_revoked_or_unknown',
+      fetch: counting,
+      reauthenticate: () => {
+        refetched += 1;
+        return Promise.resolve(revoked);
+      },
+    });
+    const events = await client.events();
+    expect(events.map((event) => event.id)).toContain('midnight-brass');
+    expect(refetched).toBe(1);
+    expect(keys).toEqual(['svc_revoked_or_unknown', revoked]);
+    // The new key stays: the next call goes out with it at once.
+    await client.events();
+    expect([refetched, keys.at(-1)]).toEqual([1, revoked]);
+  });
+
+  it('a 401 the new configuration does not cure: retried once only, then INVALID_API_KEY (never a loop)', async () => {
+    let calls = 0;
+    const counting: typeof fetch = (input, init) => {
+      calls += 1;
+      return fetch(input, init);
+    };
+    let refetched = 0;
+    let next = 0;
+    const client = realClient({
+      apiKey: 'not-a-key',
+      fetch: counting,
+      reauthenticate: () => {
+        refetched += 1;
+        next += 1;
+        return Promise.resolve(`still-not-a-key-${next}`);
+      },
+    });
+    const error = await rejection(client.events());
+    expect([error.status, error.code]).toEqual([401, 'INVALID_API_KEY']);
+    expect([calls, refetched]).toEqual([2, 1]);
+  });
+
+  it('a 401 when the configuration answers the same key: no second request', async () => {
+    let calls = 0;
+    const counting: typeof fetch = (input, init) => {
+      calls += 1;
+      return fetch(input, init);
+    };
+    const error = await rejection(realClient({ apiKey: 'not-a-key', fetch: counting, reauthenticate: () => Promise.resolve('not-a-key') }).events());
+    expect([error.status, calls]).toEqual([401, 1]);
   });
 
   it('health() reports an unreachable or failing engine at once, without backoff (the Online/Offline probe)', async () => {

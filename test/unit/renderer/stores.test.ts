@@ -72,9 +72,9 @@ function useEngine(target: TestEngine): void {
 function resetStores(): void {
   cartStore.setState({ cart: null, busy: false, error: null, expired: false, currency: undefined });
   checkoutStore.setState({ phase: 'idle', challenge: null, order: null, error: null, last: null });
-  ordersStore.setState({ found: null, searched: false, busy: false, error: null });
-  catalogStore.setState({ events: [], occurrenceId: null, inventory: null, error: null });
-  connectivityStore.setState({ online: null, waiting: null, conflicts: [] });
+  ordersStore.setState({ found: null, searched: false, busy: false, error: null, today: [] });
+  catalogStore.setState({ events: [], locations: [], occurrenceId: null, inventory: null, error: null });
+  connectivityStore.setState({ online: null, reconnecting: false, waiting: null, conflicts: [] });
   seen.length = 0;
   waits.length = 0;
 }
@@ -302,13 +302,13 @@ describe('cart store', () => {
     expect(seen[0]?.body).toEqual({ items: [seat('A1')], currency: 'KWD' });
   });
 
-  it('released() empties the store at once and releases the hold', async () => {
+  it('released() empties the store at once, releases the hold and forgets the currency (the next sale starts in the base currency)', async () => {
     await cartStore.getState().ticketsChosen([seat('A2')]);
     const cart = heldCart();
-    cartStore.setState({ currency: 'EUR' });
+    cartStore.setState({ currency: 'USD' });
     await cartStore.getState().released();
     const state = cartStore.getState();
-    expect([state.cart, state.error, state.expired, state.currency]).toEqual([null, null, false, 'EUR']);
+    expect([state.cart, state.error, state.expired, state.currency]).toEqual([null, null, false, undefined]);
     expect(seen.at(-1)).toMatchObject({ method: 'DELETE', path: `/carts/${cart.id}`, status: 204 });
     expect(await engineCart(engine, cart.id)).toEqual({ status: 410, code: 'CART_EXPIRED' });
   });
@@ -403,6 +403,17 @@ describe('checkout store', () => {
     ]);
     const stored = await engine.request<{ data: Order }>('GET', `/orders/${order.id}`);
     expect(stored.body.data).toEqual(order);
+  });
+
+  it('a challenge still open when its cart goes (released, expired, replaced) is dropped: the next cart starts idle', async () => {
+    await checkoutStore.getState().cardPaid('tok_3ds');
+    expect(checkoutStore.getState().phase).toBe('challenge');
+    await cartStore.getState().released();
+    expect(checkoutStore.getState()).toMatchObject({ phase: 'idle', challenge: null, error: null, last: null });
+    await cartStore.getState().ticketsChosen([standing(1)]);
+    expect(heldCart().total).toEqual(eur(3900));
+    expect(checkoutStore.getState()).toMatchObject({ phase: 'idle', challenge: null, error: null });
+    await cartStore.getState().released(); // give the stock back for the tests after this one
   });
 
   it('3-D Secure rejected: the second attempt (new key) answers PAYMENT_DECLINED, phase idle, cart still held', async () => {
@@ -578,6 +589,16 @@ describe('orders store', () => {
     useEngine(engine);
   });
 
+  it("todayRequested lists today's orders, newest first, each with its show", async () => {
+    await ordersStore.getState().todayRequested();
+    const today = ordersStore.getState().today;
+    expect(today.map((listed) => listed.id)).toContain(order.id);
+    expect(today.find((listed) => listed.id === order.id)?.event).toMatchObject({ occurrenceId: 'brass-2027-03-13', location: { timeZone: 'Europe/Berlin' } });
+    const times = today.map((listed) => Date.parse(listed.createdAt));
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+    expect(seen.map((request) => request.path)).toEqual(['/orders?limit=200']);
+  });
+
   it('lookedUp(order id) finds the order', async () => {
     await ordersStore.getState().lookedUp(`  ${order.id} `);
     const state = ordersStore.getState();
@@ -677,7 +698,7 @@ describe('connectivity store', () => {
   it('online and nothing waiting to sync when a standalone engine answers its sync status', async () => {
     useEngine(engine);
     await connectivityStore.getState().checked();
-    expect(connectivityStore.getState()).toMatchObject({ online: true, waiting: null, conflicts: [] });
+    expect(connectivityStore.getState()).toMatchObject({ online: true, reconnecting: false, waiting: null, conflicts: [] });
     expect(seen.map((request) => `${request.method} ${request.path} ${request.status}`)).toEqual(['GET /sync/status 200']);
   });
 
@@ -714,6 +735,7 @@ describe('connectivity store', () => {
     );
     await connectivityStore.getState().checked();
     expect(connectivityStore.getState().online).toBe(false);
+    expect(connectivityStore.getState().reconnecting).toBe(true); // the engine itself is away: "Reconnecting…"
     expect(attempts).toBe(1);
     expect(waits).toEqual([]);
   });

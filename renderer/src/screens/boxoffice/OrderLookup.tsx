@@ -1,11 +1,17 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import type { Order } from '../../api/types';
+import { useConfirm } from '../../components/ConfirmDialog';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { ReceiptLines } from '../../components/ReceiptLines';
-import { formatMoney } from '../../format';
-import { useLocale, useT } from '../../i18n/i18n';
+import { formatDateTime, formatMoney, formatTime } from '../../format';
+import { useLocale, useT, type Translate } from '../../i18n/i18n';
+import { useCatalog } from '../../stores/catalog';
 import { ordersStore, useOrders } from '../../stores/orders';
 
-/** Staff find an order by its id or any ticket code, see it, and cancel it with a refund. */
+/**
+ * Staff find an order by its id or any ticket code — or pick it from today's sales — see the show, the
+ * payment and the tickets, and cancel it with a refund after saying what goes back and how.
+ */
 export function OrderLookup({ onBack }: { onBack(): void }) {
   const t = useT();
   const locale = useLocale();
@@ -14,9 +20,27 @@ export function OrderLookup({ onBack }: { onBack(): void }) {
   const searched = useOrders((state) => state.searched);
   const busy = useOrders((state) => state.busy);
   const error = useOrders((state) => state.error);
+  const today = useOrders((state) => state.today);
+  const locations = useCatalog((state) => state.locations);
+  const zoneOf = (order: Order) => order.event?.location.timeZone ?? locations.find((location) => location.id === order.event?.location.id)?.timeZone;
+  const confirm = useConfirm(t);
   const actions = ordersStore.getState();
+  useEffect(() => {
+    void ordersStore.getState().todayRequested();
+  }, []);
+
+  const cancel = async (order: Order) => {
+    const yes = await confirm.ask({
+      title: t('refund.title', { id: order.id }),
+      body: <p>{refundText(t, order, locale)}</p>,
+      confirm: t('refund.confirm', { amount: formatMoney(order.payment.amount, locale) }),
+    });
+    if (yes) await actions.cancelled(order.id);
+  };
+
   return (
     <section className="lookup" aria-labelledby="lookup-heading">
+      {confirm.dialog}
       <h2 id="lookup-heading">{t('lookup.heading')}</h2>
       <form
         onSubmit={(event) => {
@@ -42,23 +66,85 @@ export function OrderLookup({ onBack }: { onBack(): void }) {
           <h3 id="found-heading">{t('confirm.order', { id: found.id })}</h3>
           <p className={`status is-${found.status}`} role="status">
             {found.status === 'cancelled' ? t('lookup.status.cancelled') : t('lookup.status.confirmed')}
+            {found.status === 'cancelled' && found.payment.method === 'cash' && <> — {t('refund.handBack', { amount: formatMoney(found.payment.amount, locale) })}</>}
           </p>
+          {found.event && (
+            <p className="show">
+              <strong>{found.event.name}</strong> · {formatDateTime(found.event.startsAt, locale, zoneOf(found))} · {found.event.location.name}
+            </p>
+          )}
+          <p className="paid">{paymentText(t, found, locale)}</p>
           <ReceiptLines lines={found.receiptLines} locale={locale} heading={t('receipt.heading')} />
           <p className="total">
             {t('total.label')} {formatMoney(found.total, locale)}
           </p>
           <ul className="codes">
             {found.tickets.map((ticket) => (
-              <li key={ticket.id}>{t('confirm.ticket', { code: ticket.code })}</li>
+              <li key={ticket.id}>
+                {t('confirm.ticket', { code: ticket.code })}
+                {ticket.area && <> · {ticket.area}</>}
+                {ticket.seat && <> · {ticket.seat}</>}
+              </li>
             ))}
           </ul>
           {found.status === 'confirmed' && (
-            <button type="button" className="danger" disabled={busy} onClick={() => void actions.cancelled(found.id)}>
+            <button type="button" className="danger" disabled={busy} onClick={() => void cancel(found)}>
               {t('lookup.cancel')}
             </button>
           )}
         </article>
       )}
+      <section className="today" aria-labelledby="today-heading">
+        <h3 id="today-heading">{t('today.heading')}</h3>
+        {today.length === 0 ? (
+          <p className="hint">{t('today.none')}</p>
+        ) : (
+          <table className="today-list">
+            <thead>
+              <tr>
+                <th scope="col">{t('today.time')}</th>
+                <th scope="col">{t('today.show')}</th>
+                <th scope="col">{t('today.payment')}</th>
+                <th scope="col">{t('total.label')}</th>
+                <th scope="col">{t('today.order')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {today.map((order) => (
+                <tr key={order.id} className={order.status === 'cancelled' ? 'is-cancelled' : undefined}>
+                  <td>{formatTime(order.createdAt, locale)}</td>
+                  <td>{order.event ? `${order.event.name}, ${formatDateTime(order.event.startsAt, locale, zoneOf(order))}` : '—'}</td>
+                  <td>
+                    {t(order.payment.method === 'cash' ? 'today.cash' : order.payment.method === 'card' ? 'today.card' : 'today.other')}
+                    {order.status === 'cancelled' && <> · {t('lookup.status.cancelled')}</>}
+                  </td>
+                  <td>{formatMoney(order.total, locale)}</td>
+                  <td>
+                    <button type="button" className="link" onClick={() => actions.shown(order)}>
+                      {order.id}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
     </section>
   );
+}
+
+function paymentText(t: Translate, order: Order, locale: string): string {
+  const amount = formatMoney(order.payment.amount, locale);
+  if (order.payment.method === 'cash') return t('lookup.paidCash', { amount });
+  if (order.payment.method === 'card') return t('lookup.paidCard', { amount });
+  return t('confirm.paidOther');
+}
+
+/** What the refund does, in the words staff act on: cash to hand back, or money back to the card. */
+function refundText(t: Translate, order: Order, locale: string): string {
+  const amount = formatMoney(order.payment.amount, locale);
+  if (order.payment.method === 'cash') return t('refund.cash', { amount });
+  if (order.payment.method === 'card') return t('refund.card', { amount });
+  return t('refund.other');
 }

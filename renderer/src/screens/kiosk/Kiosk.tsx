@@ -1,96 +1,125 @@
-import { useCallback, useState } from 'react';
-import { useT } from '../../i18n/i18n';
-import { useCart } from '../../stores/cart';
-import { useCatalog } from '../../stores/catalog';
+import { useCallback, useEffect, useState } from 'react';
+import { useConfirm } from '../../components/ConfirmDialog';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { HoldTimer } from '../../components/HoldTimer';
+import { LanguageButtons } from '../../components/LanguageButtons';
+import { StepBar } from '../../components/StepBar';
+import { TotalLine } from '../../components/TotalLine';
+import { useLocale, useT } from '../../i18n/i18n';
+import { cartStore, useCart } from '../../stores/cart';
+import { catalogStore, useCatalog } from '../../stores/catalog';
 import { useCheckout } from '../../stores/checkout';
 import { useSession } from '../../stores/session';
-import { CartPanel } from '../shared/CartPanel';
-import { Checkout } from '../shared/Checkout';
 import { Confirmation } from '../shared/Confirmation';
 import { EventList } from '../shared/EventList';
 import { startNewSale } from '../shared/new-sale';
 import { TicketPicker } from '../shared/TicketPicker';
 import { IdleGuard } from './IdleGuard';
+import { KioskBanner } from './KioskBanner';
+import { KioskPay } from './KioskPay';
 import { StaffExit } from './StaffExit';
 
-type Step = 'attract' | 'event' | 'tickets' | 'extras' | 'pay';
+type Step = 'attract' | 'event' | 'tickets' | 'pay';
+const STEPS = ['event', 'tickets', 'pay'] as const;
+/** the confirmation goes back to the start screen after this long */
+export const CONFIRMATION_SECONDS = 20;
 
-/** Self-service: an attract screen, then one step per screen with large touch targets; card payment only. */
+/**
+ * Self-service on a portrait touch screen: an attract screen with the languages, then always the same three
+ * steps (date, tickets, pay) with the step bar on top and the total, the countdown and the big buttons in
+ * the lower half. Card only. A 2-ticket sale: start, date, +, +, Continue, Pay by card.
+ */
 export function Kiosk() {
   const t = useT();
+  const locale = useLocale();
   const [step, setStep] = useState<Step>('attract');
   const idleSeconds = useSession((state) => state.idleSeconds);
   const cart = useCart((state) => state.cart);
   const expired = useCart((state) => state.expired);
-  const occurrenceId = useCatalog((state) => state.occurrenceId);
   const order = useCheckout((state) => state.order);
   const paying = useCheckout((state) => state.phase === 'paying' || state.phase === 'challenge');
-  const extrasOffered = useCatalog((state) => (state.inventory?.extras.length ?? 0) > 0);
+  const catalogError = useCatalog((state) => state.error);
+  const confirm = useConfirm(t);
+  // The start screen names the venue: the catalog is read before the first customer arrives.
+  useEffect(() => {
+    void catalogStore.getState().eventsRequested();
+  }, []);
   const startOver = useCallback(() => {
     setStep('attract');
     void startNewSale({ releaseHold: true, keepDate: false });
   }, []);
+  const onExpired = useCallback(() => {
+    cartStore.getState().holdExpired();
+    void catalogStore.getState().inventoryRefreshed();
+  }, []);
+  const askStartOver = async () => {
+    if (!cart || (await confirm.ask({ title: t('kiosk.startOverTitle'), body: <p>{t('kiosk.startOverBody')}</p>, confirm: t('kiosk.startOverYes'), cancel: t('kiosk.startOverNo') }))) startOver();
+  };
 
   if (step === 'attract') {
     return (
       <main className="kiosk attract">
         <StaffExit />
+        <KioskBanner />
         <h2>{t('kiosk.welcome')}</h2>
         <button type="button" className="primary huge" onClick={() => setStep('event')}>
           {t('kiosk.start')}
         </button>
+        <LanguageButtons label={t('settings.language')} />
       </main>
     );
   }
 
-  const steps: Step[] = extrasOffered || cart?.options.extras ? ['event', 'tickets', 'extras', 'pay'] : ['event', 'tickets', 'pay'];
-  const index = Math.max(0, steps.indexOf(step));
-  const next = steps[index + 1];
-  const back = steps[index - 1];
-  const canGoOn = step === 'event' ? occurrenceId !== null : cart !== null;
+  if (order) {
+    return (
+      <main className="kiosk">
+        <Confirmation order={order} onNewSale={startOver} returnInSeconds={CONFIRMATION_SECONDS} />
+      </main>
+    );
+  }
 
+  const index = STEPS.indexOf(step);
+  const back = index > 0 ? STEPS[index - 1] : undefined;
   return (
     <main className="kiosk">
       <IdleGuard idleSeconds={idleSeconds} paused={paying} onTimeout={startOver} />
       <StaffExit />
-      {order ? (
-        <Confirmation order={order} onNewSale={startOver} />
-      ) : (
-        <>
-          <p className="progress">{t('kiosk.step', { step: index + 1, steps: steps.length })}</p>
-          {expired && step !== 'tickets' && <CartPanel extras={false} controls={false} />}
-          {step === 'event' && <EventList onChosen={() => setStep('tickets')} />}
-          {step === 'tickets' && (
-            <div className="kiosk-tickets">
-              <TicketPicker holdLabel={t('tickets.hold')} />
-              <CartPanel extras={false} controls={false} />
-            </div>
-          )}
-          {step === 'extras' && <CartPanel controls={false} />}
-          {step === 'pay' && (
-            <div className="kiosk-pay">
-              <h2>{t('kiosk.review')}</h2>
-              <CartPanel extras={false} />
-              <Checkout cash={false} />
-            </div>
-          )}
-          <nav className="kiosk-nav">
-            <button type="button" className="secondary big" onClick={startOver}>
-              {t('kiosk.cancel')}
+      {confirm.dialog}
+      <StepBar label={t('kiosk.steps')} steps={[t('kiosk.stepDate'), t('kiosk.stepTickets'), t('kiosk.stepPay')]} current={index} />
+      <KioskBanner />
+      <div className="kiosk-body">
+        {catalogError && <ErrorAlert t={t} error={catalogError} customer />}
+        {expired && (
+          <div role="alert" className="error">
+            <p>{t('hold.expired')}</p>
+            <button type="button" onClick={cartStore.getState().errorDismissed}>
+              {t('error.dismiss')}
             </button>
-            {back && (
-              <button type="button" className="secondary big" onClick={() => setStep(back)}>
-                {t('kiosk.back')}
-              </button>
-            )}
-            {next && (
-              <button type="button" className="primary big" disabled={!canGoOn} onClick={() => setStep(next)}>
-                {t('kiosk.next')}
-              </button>
-            )}
-          </nav>
-        </>
-      )}
+          </div>
+        )}
+        {step === 'event' && <EventList onChosen={() => setStep('tickets')} />}
+        {step === 'tickets' && <TicketPicker holdLabel={t('kiosk.continue')} onDone={() => setStep('pay')} />}
+        {step === 'pay' && (cart ? <KioskPay /> : <p className="hint">{t('cart.empty')}</p>)}
+      </div>
+      <div className="kiosk-bar">
+        {cart && (
+          <div className="kiosk-summary">
+            <HoldTimer t={t} expiresAt={cart.expiresAt} onExpired={onExpired} />
+            <TotalLine id="total-label" label={t('total.label')} total={cart.total} locale={locale} />
+          </div>
+        )}
+        <div className="kiosk-nav">
+          <button type="button" className="secondary big" disabled={paying} onClick={() => void askStartOver()}>
+            {t('kiosk.cancel')}
+          </button>
+          {back && (
+            <button type="button" className="secondary big" disabled={paying} onClick={() => setStep(back)}>
+              {t('kiosk.back')}
+            </button>
+          )}
+        </div>
+        <LanguageButtons label={t('settings.language')} />
+      </div>
     </main>
   );
 }

@@ -1,24 +1,57 @@
+import { useEffect, useState } from 'react';
+import type { Order } from '../../api/types';
 import { QrCode } from '../../components/QrCode';
 import { ReceiptLines } from '../../components/ReceiptLines';
 import { TotalLine } from '../../components/TotalLine';
-import { formatMoney } from '../../format';
+import { formatDateTime, formatMoney } from '../../format';
 import { useLocale, useT } from '../../i18n/i18n';
-import type { Order } from '../../api/types';
+import { useCatalog } from '../../stores/catalog';
 
-/** Success: the order id, one QR code per ticket, gift-card codes and a receipt that prints cleanly. */
-export function Confirmation({ order, onNewSale }: { order: Order; onNewSale(): void }) {
+interface Props {
+  order: Order;
+  onNewSale(): void;
+  /** kiosk: back to the start on its own after this many seconds (and it says so) */
+  returnInSeconds?: number;
+}
+
+/**
+ * Success: the order id, the show (event, date and time on the venue's clock, venue), one QR code per
+ * ticket with its area and seat, gift-card codes, and a receipt laid out for 80 mm paper when printed.
+ */
+export function Confirmation({ order, onNewSale, returnInSeconds }: Props) {
   const t = useT();
   const locale = useLocale();
   const payment = order.payment;
+  const show = order.event;
+  // The catalog's names follow the chosen language; the order keeps the name it was sold under as a fallback.
+  const catalogEvent = useCatalog((state) => state.events.find((event) => event.id === show?.id));
+  const venue = useCatalog((state) => state.locations.find((location) => location.id === show?.location.id));
+  const timeZone = show?.location.timeZone ?? venue?.timeZone;
+  const showName = catalogEvent?.name ?? show?.name;
+  const when = show && formatDateTime(show.startsAt, locale, timeZone);
+  const where = venue?.name ?? show?.location.name;
+
   return (
-    <article className="confirmation" aria-labelledby="confirmed-heading">
+    <article className="confirmation receipt-paper" aria-labelledby="confirmed-heading">
       <h2 id="confirmed-heading">
         {t('confirm.heading')} <span className="order-id">{order.id}</span>
       </h2>
+      {returnInSeconds !== undefined && <BackToStart seconds={returnInSeconds} onDone={onNewSale} />}
+      {show && (
+        <p className="show">
+          <strong className="show-name">{showName}</strong>
+          <br />
+          <span className="show-when">{when}</span>
+          <br />
+          <span className="show-where">{where}</span>
+        </p>
+      )}
       <p className="paid">
         {payment.method === 'cash' && payment.tendered && payment.change
           ? t('confirm.paidCash', { tendered: formatMoney(payment.tendered, locale), change: formatMoney(payment.change, locale) })
-          : t('confirm.paidCard')}
+          : payment.method === 'card'
+            ? t('confirm.paidCard')
+            : t('confirm.paidOther')}
       </p>
       {payment.change && payment.change.amount > 0 && (
         <p className="change" role="status">
@@ -30,9 +63,17 @@ export function Confirmation({ order, onNewSale }: { order: Order; onNewSale(): 
           <h3 id="tickets-done">{t('confirm.tickets')}</h3>
           <ul className="ticket-codes">
             {order.tickets.map((ticket) => (
-              <li key={ticket.id}>
+              <li key={ticket.id} className="ticket">
                 <QrCode text={ticket.code} label={t('confirm.ticket', { code: ticket.code })} />
                 <span className="code">{ticket.code}</span>
+                {show && (
+                  <span className="ticket-show">
+                    {showName} · {when}
+                  </span>
+                )}
+                {where && <span className="ticket-venue">{where}</span>}
+                {ticket.area && <span className="ticket-area">{ticket.area}</span>}
+                {ticket.seat && <span className="ticket-seat">{ticket.seat}</span>}
               </li>
             ))}
           </ul>
@@ -49,10 +90,32 @@ export function Confirmation({ order, onNewSale }: { order: Order; onNewSale(): 
         <button type="button" onClick={() => window.print()}>
           {t('confirm.print')}
         </button>
-        <button type="button" className="primary" onClick={onNewSale}>
-          {t('confirm.newSale')}
+        <button type="button" className="primary big" onClick={onNewSale}>
+          {t(returnInSeconds === undefined ? 'confirm.newSale' : 'confirm.done')}
         </button>
       </div>
     </article>
+  );
+}
+
+/** The kiosk's confirmation counts down to the start screen, so the next customer never sees these codes. */
+function BackToStart({ seconds, onDone }: { seconds: number; onDone(): void }) {
+  const t = useT();
+  const [deadline] = useState(() => Date.now() + seconds * 1000);
+  const [left, setLeft] = useState(seconds);
+  useEffect(() => {
+    const timer = setInterval(() => {
+      const remaining = Math.ceil((deadline - Date.now()) / 1000);
+      if (remaining <= 0) {
+        clearInterval(timer);
+        onDone();
+      } else setLeft(remaining);
+    }, 250);
+    return () => clearInterval(timer);
+  }, [deadline, onDone]);
+  return (
+    <p className="back-to-start no-print" role="timer" aria-label={t('confirm.backToStartLabel')}>
+      {t('confirm.backToStart', { seconds: left })}
+    </p>
   );
 }

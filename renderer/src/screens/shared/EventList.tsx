@@ -1,13 +1,14 @@
 import { useEffect } from 'react';
 import { formatDateTime } from '../../format';
 import { useLocale, useT } from '../../i18n/i18n';
-import { useCatalog } from '../../stores/catalog';
+import { timeZoneOf, useCatalog } from '../../stores/catalog';
 
-/** Events and their dates; each date is a button named with its start time (contract §9). */
+/** Events and their dates; each date is a button named with its start time on the venue's clock (contract §9). */
 export function EventList({ onChosen }: { onChosen?(): void }) {
   const t = useT();
   const locale = useLocale();
   const events = useCatalog((state) => state.events);
+  const locations = useCatalog((state) => state.locations);
   const chosen = useCatalog((state) => state.occurrenceId);
   const eventsRequested = useCatalog((state) => state.eventsRequested);
   const occurrenceChosen = useCatalog((state) => state.occurrenceChosen);
@@ -35,7 +36,7 @@ export function EventList({ onChosen }: { onChosen?(): void }) {
                     onChosen?.();
                   }}
                 >
-                  {event.kind === 'giftCard' ? event.name : formatDateTime(occurrence.startsAt, locale)}
+                  {event.kind === 'giftCard' ? event.name : formatDateTime(occurrence.startsAt, locale, timeZoneOf({ events, locations }, event.id))}
                   {!occurrence.onSale && <span className="tag"> ({t('occurrence.notOnSale')})</span>}
                 </button>
               </li>

@@ -1,4 +1,5 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useConfirm } from '../../components/ConfirmDialog';
 import type { Cart, Inventory } from '../../api/types';
 import { GeneralAdmission, quantityKey, SeatMap, type Quantities } from '../../components/TicketChoosers';
 import { useLocale, useT } from '../../i18n/i18n';
@@ -7,9 +8,11 @@ import { catalogStore, useCatalog } from '../../stores/catalog';
 
 /**
  * Tickets of the chosen date. Seats go straight into a new cart (naming the previous one); quantities of
- * general admission are held with one button. What the cart holds comes from the engine's answer.
+ * general admission are typed (Enter holds them) or stepped, and held with one button. What the cart holds
+ * comes from the engine's answer. Tickets held for another date are only given up after a confirmation.
+ * With `onDone` (the kiosk) the button holds what changed and moves on in one tap.
  */
-export function TicketPicker({ holdLabel }: { holdLabel?: string }) {
+export function TicketPicker({ holdLabel, onDone, focusFirst = false }: { holdLabel?: string; onDone?(): void; focusFirst?: boolean }) {
   const t = useT();
   const locale = useLocale();
   const inventory = useCatalog((state) => state.inventory);
@@ -20,12 +23,33 @@ export function TicketPicker({ holdLabel }: { holdLabel?: string }) {
   const [draft, setDraft] = useState<{ from: Quantities; values: Quantities } | null>(null);
   const quantities = draft && draft.from === held.quantities ? draft.values : held.quantities;
   const [seatPrice, setSeatPrice] = useState<Record<string, string>>({});
+  const confirm = useConfirm(t);
+  const form = useRef<HTMLFormElement>(null);
+  const shownFor = inventory?.occurrenceId;
+  // Staff type quantities straight away: a new date puts the cursor in its first quantity.
+  useEffect(() => {
+    if (focusFirst && shownFor) form.current?.querySelector<HTMLInputElement>('input[type="number"]')?.focus();
+  }, [focusFirst, shownFor]);
 
   if (!inventory) return <p className="hint">{t('tickets.choose')}</p>;
 
-  const choose = async (items: TicketRequest[]) => {
+  const elsewhere = (cart?.items ?? []).filter((item) => item.type !== 'extra' && item.occurrenceId && item.occurrenceId !== inventory.occurrenceId);
+  const choose = async (items: TicketRequest[]): Promise<boolean> => {
+    if (elsewhere.length > 0) {
+      const yes = await confirm.ask({
+        title: t('tickets.replaceTitle'),
+        body: <p>{t('tickets.replaceBody', { tickets: elsewhere.map((item) => `${item.quantity} × ${item.name}`).join(', ') })}</p>,
+        confirm: t('tickets.replace'),
+      });
+      if (!yes) return false;
+    }
     await cartStore.getState().ticketsChosen(items);
     await catalogStore.getState().inventoryRefreshed(cartStore.getState().cart?.currency ?? cartStore.getState().currency);
+    return cartStore.getState().error === null;
+  };
+  const done = async () => {
+    if (generalChanged && !(await choose([...generalItems(), ...seatItems(held.seats)]))) return;
+    if (cartStore.getState().cart) onDone?.();
   };
   const seatItems = (seats: ReadonlyMap<string, string>) =>
     [...seats].map(([seat, priceOptionId]) => ({ occurrenceId: inventory.occurrenceId, inventoryItemId: seat, priceOptionId, quantity: 1 }));
@@ -39,7 +63,16 @@ export function TicketPicker({ holdLabel }: { holdLabel?: string }) {
   const generalChanged = Object.keys({ ...quantities, ...held.quantities }).some((key) => (quantities[key] ?? 0) !== (held.quantities[key] ?? 0));
 
   return (
-    <section className="tickets" aria-labelledby="tickets-heading">
+    <form
+      ref={form}
+      className="tickets"
+      aria-labelledby="tickets-heading"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (!busy) void done();
+      }}
+    >
+      {confirm.dialog}
       <h2 id="tickets-heading">{t('tickets.heading')}</h2>
       {inventory.areas.map((area) => (
         <section key={area.id} className="area" aria-labelledby={`area-${area.id}`}>
@@ -65,12 +98,12 @@ export function TicketPicker({ holdLabel }: { holdLabel?: string }) {
           )}
         </section>
       ))}
-      {inventory.areas.some((area) => area.seating === 'general') && (
-        <button type="button" className="primary" disabled={busy || !generalChanged} onClick={() => void choose([...generalItems(), ...seatItems(held.seats)])}>
+      {(onDone || inventory.areas.some((area) => area.seating === 'general')) && (
+        <button type="submit" className="primary big hold-button" disabled={busy || (onDone ? !generalChanged && !cart : !generalChanged)}>
           {holdLabel ?? t('tickets.hold')}
         </button>
       )}
-    </section>
+    </form>
   );
 }
 

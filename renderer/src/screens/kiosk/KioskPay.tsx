@@ -1,0 +1,93 @@
+import { useState } from 'react';
+import { CurrencySelect, ExtrasList, VoucherForm } from '../../components/CartControls';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { ReceiptLines } from '../../components/ReceiptLines';
+import { outcomeKey } from '../../components/test-cards';
+import { ThreeDSDialog } from '../../components/ThreeDSDialog';
+import { useLocale, useT } from '../../i18n/i18n';
+import { cartStore, useCart } from '../../stores/cart';
+import { checkoutStore, useCheckout } from '../../stores/checkout';
+import { useSession } from '../../stores/session';
+
+/**
+ * The kiosk's last step: what is in the cart, extras, a voucher on the on-screen keypad, the currency, and
+ * one big `Pay by card` button — the card reader then asks the customer to tap or insert. While the
+ * simulated provider is in use, its outcomes are offered in `Test card`, named by outcome, never by token.
+ */
+export function KioskPay() {
+  const t = useT();
+  const locale = useLocale();
+  const cart = useCart((state) => state.cart);
+  const cartBusy = useCart((state) => state.busy);
+  const cartError = useCart((state) => state.error);
+  const testTokens = useSession((state) => state.testTokens);
+  const phase = useCheckout((state) => state.phase);
+  const challenge = useCheckout((state) => state.challenge);
+  const error = useCheckout((state) => state.error);
+  const [card, setCard] = useState(0);
+  const [voucherOpen, setVoucherOpen] = useState(false);
+  if (!cart) return null;
+  const actions = cartStore.getState();
+  const checkout = checkoutStore.getState();
+  // A real provider's reader supplies the card itself; only the simulator needs a test card chosen here.
+  const token = testTokens[card] ?? testTokens[0];
+  const busy = phase !== 'idle' || cartBusy;
+
+  return (
+    <section className="kiosk-pay" aria-labelledby="review-heading">
+      <h2 id="review-heading">{t('kiosk.review')}</h2>
+      {cartError && <ErrorAlert t={t} error={cartError} customer onDismiss={actions.errorDismissed} />}
+      <ReceiptLines lines={cart.receiptLines} locale={locale} heading={t('receipt.heading')} />
+      <ExtrasList
+        t={t}
+        locale={locale}
+        cart={cart}
+        disabled={busy}
+        onAdd={(extraId) => void actions.extraAdded(extraId)}
+        onChange={(itemId, quantity) => void actions.extraChanged(itemId, quantity)}
+        onRemove={(itemId) => void actions.extraRemoved(itemId)}
+      />
+      <div className="kiosk-options">
+        <CurrencySelect t={t} currencies={cart.options.currencies} value={cart.currency} disabled={busy} onChange={(currency) => void actions.currencyChosen(currency)} />
+        {voucherOpen || cart.vouchers.length > 0 ? (
+          <VoucherForm t={t} keypad vouchers={cart.vouchers} disabled={busy} onApply={actions.voucherApplied} onRemove={(code) => void actions.voucherRemoved(code)} />
+        ) : (
+          <button type="button" className="secondary big" onClick={() => setVoucherOpen(true)}>
+            {t('kiosk.haveVoucher')}
+          </button>
+        )}
+      </div>
+      <div className="card-step">
+        {error && <ErrorAlert t={t} error={error} customer onDismiss={checkout.errorDismissed} {...(error.code === 'PAYMENT_PROVIDER_UNAVAILABLE' && { onRetry: () => void checkout.retried() })} />}
+        {testTokens.length > 0 && (
+          <label className="field">
+            {t('card.testCard')}
+            <select aria-label={t('card.testCard')} value={card} disabled={busy} onChange={(event) => setCard(Number(event.target.value))}>
+              {testTokens.map((option, index) => {
+                const outcome = outcomeKey(option);
+                return (
+                  <option key={option} value={index}>
+                    {outcome ? t(outcome) : t('testCard.other', { n: index + 1 })}
+                  </option>
+                );
+              })}
+            </select>
+          </label>
+        )}
+        {phase === 'paying' ? (
+          <p role="status" className="card-prompt">
+            {t('kiosk.tapCardNow')}
+          </p>
+        ) : (
+          <p className="card-prompt">{t('kiosk.tapCardHint')}</p>
+        )}
+        <button type="button" id="pay-card" className="primary huge pay-button" disabled={busy || !token} onClick={() => token && void checkout.cardPaid(token)}>
+          {t('pay.card')}
+        </button>
+      </div>
+      {phase === 'challenge' && challenge && (
+        <ThreeDSDialog t={t} url={challenge.url} reference={challenge.reference} onResult={checkout.challengeAnswered} onCancel={checkout.challengeCancelled} />
+      )}
+    </section>
+  );
+}
