@@ -19,6 +19,7 @@ import { pspRoutes } from './routes/psp';
 import type { Simulator } from '../payments/simulator';
 import { uiRoutes, type UiConfig } from './routes/ui';
 import { voucherRoutes } from './routes/vouchers';
+import { printingRoutes, type PrintingRoutesOptions } from './routes/printing';
 
 export interface AppOptions {
   readonly ctx: EngineContext;
@@ -32,6 +33,8 @@ export interface AppOptions {
   readonly allowedHosts: readonly string[];
   /** the built UI to serve at `/`, with its config; absent when there is none */
   readonly ui?: { readonly root: string; readonly config: UiConfig };
+  /** the print queue's jobs and printers (contract §12) */
+  readonly printing: Omit<PrintingRoutesOptions, 'ctx'>;
 }
 
 /** The HTTP application, apart from `listen`, so tests and `serve` build the very same thing. */
@@ -74,6 +77,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(voucherRoutes, { ctx: options.ctx });
       await api.register(orderRoutes, { ctx: options.ctx });
       await api.register(syncRoutes, { ctx: options.ctx, worker: options.sync });
+      await api.register(printingRoutes, { ctx: options.ctx, ...options.printing });
     },
     { prefix: '/api/v3' },
   );
