@@ -3,6 +3,7 @@ import { Header } from './components/Header';
 import { useT } from './i18n/i18n';
 import { BoxOffice } from './screens/boxoffice/BoxOffice';
 import { Kiosk } from './screens/kiosk/Kiosk';
+import { PrinterAlert } from './screens/shared/PrinterAlert';
 import { useConnectivity, watchConnectivity } from './stores/connectivity';
 import { sessionStore, useSession } from './stores/session';
 
@@ -23,7 +24,9 @@ export function App() {
         language={language}
         onMode={sessionStore.getState().modeChosen}
         onLanguage={sessionStore.getState().languageChosen}
-      />
+      >
+        <PrinterAlert />
+      </Header>
       {mode === 'kiosk' ? <Kiosk /> : <main className="main"><BoxOffice /></main>}
     </div>
   );

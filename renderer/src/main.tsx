@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { createClient } from './api/client';
 import { setClient } from './api/service';
+import { createPrintingClient, setPrintingClient } from './api/printing';
 import { restoreCart } from './stores/restore';
 import { initSession, sessionStore } from './stores/session';
 import './styles.css';
@@ -42,6 +43,7 @@ const root = createRoot(document.getElementById('root') ?? document.body);
 loadConfig().then(
   (config) => {
     setClient(createClient({ baseUrl: config.apiBase, apiKey: config.apiKey, language: () => sessionStore.getState().language }));
+    setPrintingClient(createPrintingClient({ baseUrl: config.apiBase, apiKey: config.apiKey, language: () => sessionStore.getState().language }));
     initSession(config, new URLSearchParams(window.location.search));
     void restoreCart();
     root.render(

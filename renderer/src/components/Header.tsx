@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { Translate } from '../i18n/i18n';
 import type { Language, Mode } from '../stores/session';
 
@@ -9,6 +10,8 @@ interface Props {
   language: Language;
   onMode(mode: Mode): void;
   onLanguage(language: Language): void;
+  /** more status for the bar (a printer that is down) */
+  children?: ReactNode;
 }
 
 /**
@@ -16,7 +19,7 @@ interface Props {
  * offers no way into box-office mode (cash, refunds): staff open it with ?mode=boxOffice or the desktop
  * app's staff exit.
  */
-export function Header({ t, online, waiting, mode, language, onMode, onLanguage }: Props) {
+export function Header({ t, online, waiting, mode, language, onMode, onLanguage, children }: Props) {
   const status = online === null ? t('conn.checking') : online ? t('conn.online') : t('conn.offline');
   return (
     <header className="app-header">
@@ -26,6 +29,7 @@ export function Header({ t, online, waiting, mode, language, onMode, onLanguage 
         <span className="state">{status}</span>
         {waiting !== null && <span className="waiting"> · {t(waiting === 1 ? 'conn.waitingOne' : 'conn.waiting', { count: waiting })}</span>}
       </p>
+      {children}
       {mode === 'boxOffice' && (
         <label className="setting">
           {t('settings.mode')}

@@ -11,6 +11,7 @@ import { TicketPicker } from '../shared/TicketPicker';
 import { useConnectivity } from '../../stores/connectivity';
 import { OrderLookup } from './OrderLookup';
 import { SyncInbox } from './SyncInbox';
+import { PrintQueue, PrintQueueButton } from './PrintQueue';
 
 /** Staff mode: everything on one dense screen, with keys for the common steps. */
 export function BoxOffice() {
@@ -19,6 +20,7 @@ export function BoxOffice() {
   const order = useCheckout((state) => state.order);
   const [lookup, setLookup] = useState(false);
   const [inbox, setInbox] = useState(false);
+  const [printQueue, setPrintQueue] = useState(false);
   const syncing = useConnectivity((state) => state.waiting !== null);
   const conflicts = useConnectivity((state) => state.conflicts.length);
 
@@ -39,6 +41,7 @@ export function BoxOffice() {
 
   if (lookup) return <OrderLookup onBack={() => setLookup(false)} />;
   if (inbox) return <SyncInbox onBack={() => setInbox(false)} />;
+  if (printQueue) return <PrintQueue onBack={() => setPrintQueue(false)} />;
   if (order) return <Confirmation order={order} onNewSale={() => void startNewSale({ releaseHold: false, keepDate: true })} />;
   return (
     <div className="box-office">
@@ -47,6 +50,7 @@ export function BoxOffice() {
         <button type="button" className="secondary" onClick={() => setLookup(true)}>
           {t('lookup.open')}
         </button>
+        <PrintQueueButton onOpen={() => setPrintQueue(true)} />
         {syncing && (
           <button type="button" className={conflicts > 0 ? 'danger' : 'secondary'} onClick={() => setInbox(true)}>
             {t('sync.open', { count: conflicts })}

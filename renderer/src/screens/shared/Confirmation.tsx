@@ -4,6 +4,7 @@ import { TotalLine } from '../../components/TotalLine';
 import { formatMoney } from '../../format';
 import { useLocale, useT } from '../../i18n/i18n';
 import type { Order } from '../../api/types';
+import { PrintPanel } from './PrintPanel';
 
 /** Success: the order id, one QR code per ticket, gift-card codes and a receipt that prints cleanly. */
 export function Confirmation({ order, onNewSale }: { order: Order; onNewSale(): void }) {
@@ -45,6 +46,7 @@ export function Confirmation({ order, onNewSale }: { order: Order; onNewSale(): 
       ))}
       <ReceiptLines lines={order.receiptLines} locale={locale} heading={t('receipt.heading')} />
       <TotalLine id="order-total-label" label={t('total.label')} total={order.total} locale={locale} />
+      <PrintPanel order={order} />
       <div className="actions no-print">
         <button type="button" onClick={() => window.print()}>
           {t('confirm.print')}
