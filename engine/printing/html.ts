@@ -11,7 +11,7 @@ const WIDTH_MM = { '58mm': 58, '80mm': 80, a4: 210 } as const;
 export async function renderHtml(document: PrintDocument, paper: keyof typeof WIDTH_MM): Promise<string> {
   const pages = [...(await Promise.all(document.tickets.map(ticketPage))), ...(document.receipt ? [receiptPage(document.receipt)] : [])];
   const width = WIDTH_MM[paper];
-  return `<!doctype html><html><head><meta charset="utf-8"><title>Kassa</title><style>
+  return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:"><title>Kassa</title><style>
 @page { size: ${paper === 'a4' ? 'A4' : `${width}mm auto`}; margin: ${paper === 'a4' ? '15mm' : '3mm'}; }
 body { font: 10pt/1.35 sans-serif; margin: 0; color: #000; }
 section { page-break-after: always; break-after: page; text-align: center; max-width: ${paper === 'a4' ? '120mm' : `${width - 6}mm`}; margin: 0 auto; }

@@ -23,6 +23,8 @@ export interface Ticket {
   id: string;
   itemId: string;
   code: string;
+  area?: string;
+  seat?: string;
 }
 
 export interface GiftCard {
@@ -43,6 +45,7 @@ export interface Order {
   items: CartItem[];
   receiptLines: ReceiptLine[];
   payment: PaymentView;
+  event?: { id: string; name: string; occurrenceId: string; startsAt: string; location: { id: string; name: string } };
   tickets: Ticket[];
   giftCards: GiftCard[];
 }
