@@ -78,7 +78,7 @@ describe('printing from the UI to an ESC/POS printer', () => {
     expect(await jobsOf(ui, orderId)).toHaveLength(1);
   });
 
-  it('box office: F9 prints (cash opens the drawer), the queue shows the job and reprints it', async () => {
+  it('box office: F9 prints (cash opens the drawer), F9 again reprints, the queue shows the job and reprints it', async () => {
     const page = await ui.open('boxOffice');
     await holdTwoAdults(page);
     await page.getByRole('button', { name: 'Pay cash', exact: true }).click();
@@ -95,6 +95,16 @@ describe('printing from the UI to an ESC/POS printer', () => {
     const [bytes] = (await printer.waitForJobs(before + 1)).slice(before);
     expect(kinds(bytes, 'pulse')).toHaveLength(1);
     await screenshot(page, 'printing-box-office-printed');
+    await expectAccessible(page, 'box office confirmation, printed');
+
+    // F9 again reprints: a new job, the same tickets, and the drawer stays shut.
+    await page.keyboard.press('F9');
+    await expect.poll(async () => (await jobsOf(ui, orderId)).map((job) => job.state), { timeout: 15_000 }).toEqual(['done', 'done']);
+    const [keyed] = await jobsOf(ui, orderId);
+    expect(keyed).toMatchObject({ openDrawer: false });
+    const [keyedBytes] = (await printer.waitForJobs(before + 2)).slice(before + 1);
+    expect(kinds(keyedBytes, 'qr')).toEqual(kinds(bytes, 'qr'));
+    expect(kinds(keyedBytes, 'pulse')).toEqual([]);
 
     await page.getByRole('button', { name: 'New sale', exact: true }).click();
     await page.getByRole('button', { name: 'Print queue', exact: true }).click();
@@ -105,10 +115,10 @@ describe('printing from the UI to an ESC/POS printer', () => {
     await screenshot(page, 'printing-box-office-queue');
     await row.getByRole('button', { name: `Reprint ${first?.code ?? '?'}` }).click();
 
-    await expect.poll(async () => (await jobsOf(ui, orderId)).map((job) => job.state), { timeout: 15_000 }).toEqual(['done', 'done']);
+    await expect.poll(async () => (await jobsOf(ui, orderId)).map((job) => job.state), { timeout: 15_000 }).toEqual(['done', 'done', 'done']);
     const [reprint] = await jobsOf(ui, orderId);
     expect(reprint).toMatchObject({ what: 'all', openDrawer: false });
-    const [again] = (await printer.waitForJobs(before + 2)).slice(before + 1);
+    const [again] = (await printer.waitForJobs(before + 3)).slice(before + 2);
     expect(kinds(again, 'qr')).toEqual(kinds(bytes, 'qr'));
     expect(kinds(again, 'pulse')).toEqual([]);
   });
@@ -133,5 +143,27 @@ describe('printing from the UI to an ESC/POS printer', () => {
     await page.getByRole('status').filter({ hasText: /^Printed$/ }).waitFor({ timeout: 40_000 });
     await down.waitFor({ state: 'detached', timeout: 10_000 });
     expect((await jobsOf(ui, orderId)).map((job) => job.state)).toEqual(['done']);
+  }, 90_000);
+
+  it('kiosk: when the printer is down, tells the customer and gives the code to show staff', async () => {
+    await printer.off();
+    const page = await ui.open('kiosk', 'mode=kiosk&idle=300');
+    await page.getByRole('button', { name: 'Touch to start' }).click();
+    await holdTwoAdults(page);
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
+    await page.getByRole('button', { name: 'Pay by card' }).click();
+    await page.getByRole('combobox', { name: 'Test card' }).selectOption('tok_visa');
+    await page.getByRole('button', { name: 'Charge card €78.00' }).click();
+    const orderId = await orderIdOnScreen(page);
+    const alert = page.getByRole('alert').filter({ hasText: 'The printer has a problem. Please show this code to staff:' });
+    await alert.waitFor({ timeout: 15_000 });
+    const [job] = await jobsOf(ui, orderId);
+    expect(job).toMatchObject({ state: 'queued' });
+    expect((await alert.textContent())?.trim()).toBe(`The printer has a problem. Please show this code to staff: ${job?.code ?? '?'}`);
+    await screenshot(page, 'printing-kiosk-printer-down');
+    await expectAccessible(page, 'kiosk confirmation, printer down');
+    await printer.on();
+    await page.getByRole('status').filter({ hasText: 'Tickets printed. Please take them from the printer.' }).waitFor({ timeout: 40_000 });
   }, 90_000);
 });
