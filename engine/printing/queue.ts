@@ -89,7 +89,8 @@ export function startPrintQueue(ctx: EngineContext, jobs: PrintJobRepo, options:
           resolve();
         }
         state.wake = done;
-        stopping.signal.addEventListener('abort', done, { once: true });
+        if (stopping.signal.aborted) done();
+        else stopping.signal.addEventListener('abort', done, { once: true });
       });
     /** what the last contact with the printer showed; a probe does not count towards a job's backoff */
     const reachable = (ok: boolean, reason?: string, probe = false) => {
@@ -109,7 +110,8 @@ export function startPrintQueue(ctx: EngineContext, jobs: PrintJobRepo, options:
           const interval = options.probeIntervalMs ?? DEFAULT_PROBE_INTERVAL_MS;
           if (printer.kind === 'escpos' && interval > 0 && Date.now() - lastProbe >= interval) {
             lastProbe = Date.now();
-            const reason = await probeTcp(printer, (options.tcp ?? DEFAULT_TCP_TIMEOUTS).connectTimeoutMs);
+            const reason = await probeTcp(printer, (options.tcp ?? DEFAULT_TCP_TIMEOUTS).connectTimeoutMs, stopping.signal);
+            if (stopping.signal.aborted) break;
             reachable(reason === undefined, reason, true);
           }
           await pause(interval > 0 ? interval : 3_600_000);
@@ -159,7 +161,7 @@ export function startPrintQueue(ctx: EngineContext, jobs: PrintJobRepo, options:
       const document = printDocument(order, { what: job.what, language: job.language, timeZone, openDrawer: job.openDrawer === 1 });
       if (printer.kind === 'escpos') {
         const outcome = await sendTcp(printer, encodeEscPos(document, printer.paper), options.tcp ?? DEFAULT_TCP_TIMEOUTS, cutOff.signal);
-        reachable(outcome.ok || outcome.sent, outcome.ok ? undefined : outcome.reason);
+        reachable(outcome.ok, outcome.ok ? undefined : outcome.reason);
         if (!outcome.ok) options.logger.warn({ printer: printer.id, job: job.id, reason: outcome.reason, sent: outcome.sent }, 'print job not printed');
         return outcome.ok ? outcome : { ...outcome, retry: !outcome.sent };
       }

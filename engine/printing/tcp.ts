@@ -59,15 +59,19 @@ export function sendTcp(target: { host: string; port: number }, bytes: Uint8Arra
 }
 
 /** Whether a printer accepts connections: connect and close without sending a byte. */
-export function probeTcp(target: { host: string; port: number }, timeoutMs: number): Promise<string | undefined> {
+export function probeTcp(target: { host: string; port: number }, timeoutMs: number, signal?: AbortSignal): Promise<string | undefined> {
   return new Promise((resolve) => {
     const socket = connect({ host: target.host, port: target.port });
+    const onAbort = () => done('the engine is shutting down');
     const done = (reason: string | undefined) => {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
       socket.destroy();
       resolve(reason);
     };
     const timer = setTimeout(() => done(`no connection within ${timeoutMs / 1000} s`), timeoutMs);
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
     socket.on('connect', () => done(undefined));
     socket.on('error', (error: NodeJS.ErrnoException) => done(describe(error)));
   });

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { concert, createCart } from '../helpers/cart-assertions';
 import { startTestEngine, type TestEngine } from '../helpers/engine';
@@ -61,4 +64,31 @@ describe('two printers', () => {
     expect(lines.some((line) => /^Total\s+€39\.00$/.test(line))).toBe(true);
     expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(32);
   }, 60_000);
+});
+
+describe('stopping the engine', () => {
+  it('does not wait out a printer\'s backoff: close is prompt and the job stays queued for the next start', async () => {
+    const printer = await startFakePrinter();
+    await printer.off();
+    const dataDir = mkdtempSync(join(tmpdir(), 'kassa-print-stop-'));
+    const engine = await startTestEngine({ printers: [printer.url], dataDir });
+    const cart = await createCart(engine, [concert(1)]);
+    const order = await placeOrder(engine, cart.id, cart.total);
+    const { job } = await print(engine, order.id);
+    await waitForJob(engine, job.id, (current) => current.attempts >= 2 && current.state === 'queued', 10_000); // now in the 4 s wait
+    const started = Date.now();
+    await engine.close();
+    expect(Date.now() - started).toBeLessThan(1_500);
+
+    await printer.on();
+    const again = await startTestEngine({ printers: [printer.url], dataDir });
+    try {
+      await waitForJob(again, job.id, (current) => current.state === 'done', 10_000);
+      expect(printer.jobs).toHaveLength(1);
+    } finally {
+      await again.close();
+      await printer.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 30_000);
 });
