@@ -70,6 +70,8 @@ describe('printing from the UI to an ESC/POS printer', () => {
     const [bytes] = (await printer.waitForJobs(before + 1)).slice(before);
     expect(kinds(bytes, 'qr')).toEqual(order.tickets.map((ticket) => ({ kind: 'qr', data: ticket.code })));
     expect(kinds(bytes, 'cut')).toHaveLength(order.tickets.length + 1);
+    // no browser print dialog on an unattended kiosk
+    expect(await page.getByRole('button', { name: 'Print receipt' }).count()).toBe(0);
     await screenshot(page, 'printing-kiosk-printed');
     await expectAccessible(page, 'kiosk confirmation, printed');
 

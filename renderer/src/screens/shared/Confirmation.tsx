@@ -5,12 +5,14 @@ import { formatMoney } from '../../format';
 import { useLocale, useT } from '../../i18n/i18n';
 import type { Order } from '../../api/types';
 import { PrintPanel } from './PrintPanel';
+import { useSession } from '../../stores/session';
 
 /** Success: the order id, one QR code per ticket, gift-card codes and a receipt that prints cleanly. */
 export function Confirmation({ order, onNewSale }: { order: Order; onNewSale(): void }) {
   const t = useT();
   const locale = useLocale();
   const payment = order.payment;
+  const kiosk = useSession((state) => state.mode === 'kiosk');
   return (
     <article className="confirmation" aria-labelledby="confirmed-heading">
       <h2 id="confirmed-heading">
@@ -48,9 +50,12 @@ export function Confirmation({ order, onNewSale }: { order: Order; onNewSale(): 
       <TotalLine id="order-total-label" label={t('total.label')} total={order.total} locale={locale} />
       <PrintPanel order={order} />
       <div className="actions no-print">
-        <button type="button" onClick={() => window.print()}>
-          {t('confirm.print')}
-        </button>
+        {/* An unattended kiosk never opens the browser's print dialog: it prints through the engine (PrintPanel). */}
+        {!kiosk && (
+          <button type="button" onClick={() => window.print()}>
+            {t('confirm.print')}
+          </button>
+        )}
         <button type="button" className="primary" onClick={onNewSale}>
           {t('confirm.newSale')}
         </button>
