@@ -2,6 +2,7 @@ import { app, ipcMain, type BrowserWindow } from 'electron';
 import { join } from 'node:path';
 import pino from 'pino';
 import { startEngine, type RunningEngine } from '../engine/start';
+import { createSystemPrint, listSystemPrinters } from './printing';
 import { installSecurity } from './security';
 import { loadSettings, type Settings } from './settings';
 import { createPinGuard, verifyPin } from './staff-pin';
@@ -45,6 +46,11 @@ async function start(): Promise<void> {
     if (new URL(event.senderFrame?.url ?? 'about:blank').origin !== new URL(target.url).origin) return undefined;
     return { ...target.config, mode: settings.mode, modeLocked: settings.mode === 'kiosk' };
   });
+  // The printers of this computer, for whoever sets up `printers` (system:NAME); names only, nothing to print with.
+  ipcMain.handle('kassa:system-printers', (event) => {
+    if (new URL(event.senderFrame?.url ?? 'about:blank').origin !== new URL(target.url).origin) return [];
+    return listSystemPrinters();
+  });
   ipcMain.handle('kassa:staff-exit', (_event, pin: unknown) => {
     if (pinGuard.locked(Date.now())) {
       logger.warn('staff exit refused: locked after repeated wrong PINs');
@@ -82,6 +88,8 @@ async function localTarget(settings: Settings) {
     uiDir: join(appRoot, 'dist', 'renderer'),
     migrationsDir: join(appRoot, 'engine', 'store', 'migrations'),
     ...(settings.upstream && { upstream: settings.upstream }),
+    printers: settings.printers,
+    systemPrint: createSystemPrint(),
     logger,
   });
   if (!engine.ui) throw new Error('the UI is missing from this build (dist/renderer)');

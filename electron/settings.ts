@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
  *   "port": 0,                              // the local engine's port (0: a free one)
  *   "lan": { "host": "0.0.0.0", "allowedHosts": ["till-1.venue.lan"] },   // serve this engine on the LAN
  *   "remote": { "url": "http://till-1.venue.lan:8787", "apiKey": "kassa_…" }, // use another terminal's engine
- *   "upstream": { "url": "https://tickets.example", "key": "kassa_…" }    // sync this engine's sales upstream
+ *   "upstream": { "url": "https://tickets.example", "key": "kassa_…" },   // sync this engine's sales upstream
+ *   "printers": ["tcp://192.168.1.50:9100", "system:Kiosk TM-T88?paper=80"] // print jobs go to the first unless a request names another
  * }
  */
 export interface Settings {
@@ -18,9 +19,11 @@ export interface Settings {
   readonly lan: { readonly host: string; readonly allowedHosts: readonly string[] } | undefined;
   readonly remote: { readonly url: string; readonly apiKey: string } | undefined;
   readonly upstream: { readonly url: string; readonly key: string } | undefined;
+  /** the engine's printers (contract §12): `tcp://HOST:PORT` (ESC/POS) or `system:NAME` (printed without a dialog) */
+  readonly printers: readonly string[];
 }
 
-export const DEFAULT_SETTINGS: Settings = { mode: 'boxOffice', staffPinHash: undefined, port: 0, lan: undefined, remote: undefined, upstream: undefined };
+export const DEFAULT_SETTINGS: Settings = { mode: 'boxOffice', staffPinHash: undefined, port: 0, lan: undefined, remote: undefined, upstream: undefined, printers: [] };
 
 export class SettingsError extends Error {}
 
@@ -50,7 +53,15 @@ export function parseSettings(text: string): Settings {
   if (mode === 'kiosk' && !staffPinHash) throw new SettingsError('kiosk mode needs settings.staffPinHash (npm run staff-pin -- PIN)');
   const port = value.port ?? 0;
   if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) throw new SettingsError('settings.port must be 0–65535');
-  return { mode, staffPinHash, port, lan: parseLan(value.lan), remote: parseRemote(value.remote), upstream: parseUpstream(value.upstream) };
+  return {
+    mode,
+    staffPinHash,
+    port,
+    lan: parseLan(value.lan),
+    remote: parseRemote(value.remote),
+    upstream: parseUpstream(value.upstream),
+    printers: parsePrinters(value.printers),
+  };
 }
 
 function parseLan(value: unknown): Settings['lan'] {
@@ -61,6 +72,15 @@ function parseLan(value: unknown): Settings['lan'] {
   const allowedHosts = lan.allowedHosts ?? [];
   if (!Array.isArray(allowedHosts) || !allowedHosts.every((name) => typeof name === 'string')) throw new SettingsError('settings.lan.allowedHosts must list host names');
   return { host, allowedHosts };
+}
+
+/** The engine checks each printer fully when it starts; here only the shape, so a typo names the setting. */
+function parsePrinters(value: unknown): Settings['printers'] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || !value.every((entry) => typeof entry === 'string' && /^(tcp:\/\/.+|system:.+)$/.test(entry))) {
+    throw new SettingsError('settings.printers must list printers as "tcp://HOST:PORT" or "system:NAME"');
+  }
+  return value;
 }
 
 function parseRemote(value: unknown): Settings['remote'] {

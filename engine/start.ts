@@ -18,6 +18,11 @@ import { createContext } from './use-cases/context';
 import { createSimulator } from './payments/simulator';
 import { settleOpenAttempts } from './use-cases/recover-payments';
 import { startSyncWorker, type SyncWorker } from './sync/worker';
+import type { Backoff } from './printing/backoff';
+import { parsePrinter, PrinterUrlError } from './printing/printers';
+import { startPrintQueue, type PrintQueue } from './printing/queue';
+import type { TcpTimeouts } from './printing/tcp';
+import { createPrintJobRepo } from './store/print-job-repo';
 
 /** Options of `startEngine`, the one way the engine starts: `serve`, Electron and the tests alike. */
 export interface EngineOptions {
@@ -47,6 +52,17 @@ export interface EngineOptions {
   readonly uiDir?: string | false;
   /** where the SQL migrations are (default: beside the store's source); a bundled build names its copy */
   readonly migrationsDir?: string;
+  /**
+   * Printers (contract §12, `--printer`): `tcp://HOST:PORT` (ESC/POS) or `system:NAME` (needs `systemPrint`),
+   * `?paper=58` for a 58 mm roll. A print request goes to the printer it names, else to the first.
+   */
+  readonly printers?: readonly string[];
+  /** prints an HTML page on an operating-system printer without a dialog (the desktop app); rejects saying why */
+  readonly systemPrint?: (request: { readonly printer: string; readonly paper: '58mm' | '80mm' | 'a4'; readonly html: string }) => Promise<void>;
+  /** the zone printed dates are in (default: this machine's, the venue's) */
+  readonly printTimeZone?: string;
+  /** the print queue's knobs; the defaults (2 s doubling to 30 s; connect 5 s, write 15 s; probe 30 s) are the shipped ones */
+  readonly printTuning?: { readonly backoff?: Backoff; readonly tcp?: TcpTimeouts; readonly probeIntervalMs?: number };
 }
 
 export interface RunningEngine {
@@ -62,6 +78,7 @@ export class CatalogFileError extends Error {}
 export async function startEngine(options: EngineOptions): Promise<RunningEngine> {
   const logger = options.logger ?? pino({ redact: [`req.headers["${API_KEY_HEADER}"]`, 'req.headers.authorization', 'req.headers["x-checksum"]'] });
   const db = openDatabase(options.dataDir, options.migrationsDir);
+  let printQueue: PrintQueue | undefined;
   try {
     const now = options.now ?? Date.now;
     let baseUrl = '';
@@ -73,6 +90,23 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     // Before taking requests: what a crash left between the provider's answer and the order's commit.
     const settled = await settleOpenAttempts(ctx);
     if (settled.orders + settled.released + settled.refunds + settled.failed > 0) logger.warn(settled, 'payment attempts left open by a crash');
+
+    const printers = (options.printers ?? []).map(parsePrinter);
+    if (new Set(printers.map((printer) => printer.id)).size !== printers.length) throw new PrinterUrlError('the same printer is configured twice');
+    if (!options.systemPrint && printers.some((printer) => printer.kind === 'system')) throw new PrinterUrlError('system: printers print from the desktop app only');
+    const printJobs = createPrintJobRepo(db);
+    const timeZone = options.printTimeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+    printQueue = startPrintQueue(ctx, printJobs, {
+      printers,
+      systemPrint: options.systemPrint,
+      timeZone,
+      logger,
+      backoff: options.printTuning?.backoff,
+      tcp: options.printTuning?.tcp,
+      probeIntervalMs: options.printTuning?.probeIntervalMs,
+    });
+    const queue = printQueue;
 
     const keys = createKeyRepo(db);
     const ui = uiFor(options.uiDir, keys, simulator.provider.testTokens);
@@ -86,6 +120,11 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       logger,
       rateLimit: options.rateLimit ?? 50,
       allowedHosts: options.allowedHosts ?? [],
+      printing: {
+        printing: { jobs: printJobs, printerIds: printers.map((printer) => printer.id), wake: (printer) => queue.wake(printer) },
+        printers: () => queue.status(),
+        timeZone,
+      },
     });
     const host = options.host ?? '127.0.0.1';
     await app.listen({ port: options.port ?? 8787, host });
@@ -122,6 +161,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
         closed ??= (async () => {
           clearInterval(sweeper);
           await worker?.stop();
+          await queue.stop();
           await app.close();
           db.close();
         })();
@@ -129,6 +169,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       },
     };
   } catch (error) {
+    await printQueue?.stop();
     db.close();
     throw error;
   }

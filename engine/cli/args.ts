@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parsePrinter, PrinterUrlError } from '../printing/printers';
 
 /** Command-line options of `serve` (contract §1). */
 export function parseServeArgs(argv: readonly string[]) {
@@ -20,6 +21,7 @@ export function parseServeArgs(argv: readonly string[]) {
       'psp-answer-delay-ms': { type: 'string', default: '0' },
       'sync-pull-seconds': { type: 'string', default: '60' },
       'sync-retry-ms': { type: 'string', default: '1000' },
+      printer: { type: 'string', multiple: true, default: [] },
     },
   });
   return {
@@ -37,6 +39,7 @@ export function parseServeArgs(argv: readonly string[]) {
     }),
     logLevel: values['log-level'],
     paymentAnswerDelayMs: wholeNumber('--psp-answer-delay-ms', values['psp-answer-delay-ms'], 600_000),
+    printers: printersOf(values.printer),
   };
 }
 
@@ -47,6 +50,22 @@ function wholeNumber(flag: string, text: string, max: number, min = 0): number {
 }
 
 export class UsageError extends Error {}
+
+/** `--printer URL`, repeatable (contract §12); the first is where print requests go unless they name another. */
+function printersOf(urls: readonly string[]): string[] {
+  for (const url of urls) {
+    let printer;
+    try {
+      printer = parsePrinter(url);
+    } catch (error) {
+      if (error instanceof PrinterUrlError) throw new UsageError(`--printer: ${error.message}`);
+      throw error;
+    }
+    if (printer.kind === 'system') throw new UsageError(`--printer ${url}: system printers print from the desktop app only (its "printers" setting)`);
+  }
+  if (new Set(urls).size !== urls.length) throw new UsageError('--printer: the same printer is given twice');
+  return [...urls];
+}
 
 function upstreamOf(url: string | undefined, key: string | undefined, tuning: { pullIntervalMs: number; retryBaseMs: number }) {
   if (url === undefined && key === undefined) return undefined;

@@ -65,6 +65,9 @@ export const ERROR_CATALOGUE = {
   HOST_NOT_ALLOWED: row('PERMISSION_ERROR', 403),
   ORIGIN_NOT_ALLOWED: row('PERMISSION_ERROR', 403),
   CART_CHECKOUT_IN_PROGRESS: row('CONFLICT_ERROR', 409),
+  // printing (contract §12)
+  PRINTER_NOT_CONFIGURED: row('CONFLICT_ERROR', 409),
+  ORDER_NOT_PRINTABLE: row('CONFLICT_ERROR', 409),
 } as const satisfies Record<string, CatalogueRow>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

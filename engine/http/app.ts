@@ -25,6 +25,7 @@ import { migrationGuideRoutes } from './routes/v1/migration-guide';
 import { installLegacyHeaders } from './v1/deprecation';
 import type { BasketRepo } from '../store/basket-repo';
 import type { ChannelRepo } from '../store/channel-repo';
+import { printingRoutes, type PrintingRoutesOptions } from './routes/printing';
 
 export interface AppOptions {
   readonly ctx: EngineContext;
@@ -40,6 +41,8 @@ export interface AppOptions {
   readonly allowedHosts: readonly string[];
   /** the built UI to serve at `/`, with its config; absent when there is none */
   readonly ui?: { readonly root: string; readonly config: UiConfig };
+  /** the print queue's jobs and printers (contract §12) */
+  readonly printing: Omit<PrintingRoutesOptions, 'ctx'>;
 }
 
 /** The HTTP application, apart from `listen`, so tests and `serve` build the very same thing. */
@@ -84,6 +87,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(orderRoutes, { ctx: options.ctx });
       await api.register(syncRoutes, { ctx: options.ctx, worker: options.sync });
       await api.register(legacyRoutes, options.legacy);
+      await api.register(printingRoutes, { ctx: options.ctx, ...options.printing });
     },
     { prefix: '/api/v3' },
   );

@@ -5,6 +5,7 @@ import { BoxOffice } from './screens/boxoffice/BoxOffice';
 import { Kiosk } from './screens/kiosk/Kiosk';
 import { cartStore } from './stores/cart';
 import { catalogStore } from './stores/catalog';
+import { PrinterAlert } from './screens/shared/PrinterAlert';
 import { useConnectivity, watchConnectivity } from './stores/connectivity';
 import { sessionStore, useSession } from './stores/session';
 
@@ -38,7 +39,9 @@ export function App() {
         language={language}
         onMode={sessionStore.getState().modeChosen}
         onLanguage={sessionStore.getState().languageChosen}
-      />
+      >
+        <PrinterAlert />
+      </Header>
       {mode === 'kiosk' ? <Kiosk /> : <main className="main"><BoxOffice /></main>}
     </div>
   );

@@ -39,4 +39,6 @@ export const de: Record<ErrorCode, string> = {
   HOST_NOT_ALLOWED: 'Anfragen für diesen Hostnamen werden nicht angenommen.',
   ORIGIN_NOT_ALLOWED: 'Anfragen von diesem Ursprung werden nicht angenommen.',
   CART_CHECKOUT_IN_PROGRESS: 'Für diesen Warenkorb läuft gerade eine Zahlung. Bitte warten, bis sie abgeschlossen ist.',
+  PRINTER_NOT_CONFIGURED: 'An dieser Kasse ist kein Drucker eingerichtet (serve --printer URL oder die Einstellung printers der Desktop-App).',
+  ORDER_NOT_PRINTABLE: 'Eine stornierte Bestellung wird nicht gedruckt.',
 };

@@ -39,4 +39,6 @@ export const en: Record<ErrorCode, string> = {
   HOST_NOT_ALLOWED: 'Requests for this host name are not accepted.',
   ORIGIN_NOT_ALLOWED: 'Requests from this origin are not accepted.',
   CART_CHECKOUT_IN_PROGRESS: 'A payment for this cart is under way. Wait for it to finish.',
+  PRINTER_NOT_CONFIGURED: 'No printer is configured on this engine (serve --printer URL, or the desktop app\'s printers setting).',
+  ORDER_NOT_PRINTABLE: 'A cancelled order is not printed.',
 };

@@ -39,4 +39,6 @@ export const fr: Record<ErrorCode, string> = {
   HOST_NOT_ALLOWED: 'Les requêtes pour ce nom d’hôte ne sont pas acceptées.',
   ORIGIN_NOT_ALLOWED: 'Les requêtes de cette origine ne sont pas acceptées.',
   CART_CHECKOUT_IN_PROGRESS: 'Un paiement est en cours pour ce panier. Attendez qu’il se termine.',
+  PRINTER_NOT_CONFIGURED: 'Aucune imprimante n’est configurée sur ce poste (serve --printer URL, ou le réglage printers de l’application).',
+  ORDER_NOT_PRINTABLE: 'Une commande annulée n’est pas imprimée.',
 };

@@ -6,6 +6,8 @@ import type { EngineContext } from '../../use-cases/context';
 import { listOrders } from '../../use-cases/list-orders';
 import { placeOrder } from '../../use-cases/place-order';
 import { sendError } from '../error-handler';
+import { pickLanguage } from '../i18n';
+import { rememberOrderLanguage } from '../../use-cases/order-language';
 import { ErrorBody, replies } from '../../contract/common';
 import { Order, OrderParams, OrdersPage, OrdersQuery, PlaceOrderBody } from '../../contract/order';
 
@@ -27,6 +29,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = as
       const result = await placeOrder(ctx, apiKey, request.headers['idempotency-key'], request.body);
       if (result.replayed) reply.header('idempotent-replayed', 'true');
       if ('error' in result) return sendError(reply, result.error);
+      rememberOrderLanguage(ctx.db, result.order.id, pickLanguage(request.headers['accept-language']));
       return reply.code(201).send({ data: result.order });
     },
   );

@@ -1,6 +1,6 @@
 import { ApiError, networkError } from './errors';
 import { retryDelay, type Outcome } from './retry';
-import type { Cart, CreateCart, ErrorBody, Event, Inventory, Location, Order, Payment, Money, SyncConflict, SyncStatus } from './types';
+import type { Cart, CreateCart, ErrorBody, Event, Inventory, Location, Order, Payment, Money, PdfSize, PrintBody, PrintJob, Printer, SyncConflict, SyncStatus } from './types';
 
 /**
  * The UI's only way to the engine: its localhost HTTP API, typed by the engine's schemas. Answers in the
@@ -28,6 +28,8 @@ interface Call {
   /** answer at once, never retry (the connectivity probe must report quickly) */
   readonly once?: boolean;
   readonly timeoutMs?: number;
+  /** answer the Response itself, unread (a PDF download) */
+  readonly raw?: boolean;
 }
 
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -98,6 +100,7 @@ export function createClient(options: ClientOptions) {
       }
       if (!response) throw networkError('The engine could not be reached.');
       if (response.status === 204) return undefined as T;
+      if (response.ok && call.raw) return response as T;
       const body: unknown = await response.json().catch(() => undefined);
       if (response.ok) return body as T;
       throw new ApiError(response.status, isErrorBody(body) ? body.error : { type: 'API_ERROR', code: 'UNREADABLE_ANSWER', message: response.statusText });
@@ -137,6 +140,14 @@ export function createClient(options: ClientOptions) {
     cancelOrder: (orderId: string) => data(request<{ data: Order }>('POST', `/orders/${encodeURIComponent(orderId)}/cancel`, write())),
     /** the connectivity probe: answered at once, never retried */
     syncStatus: () => data(request<{ data: SyncStatus }>('GET', '/sync/status', { ...read, once: true, timeoutMs: 3000 })),
+    // printing (contract §12)
+    print: (orderId: string, body: PrintBody) => data(request<{ data: PrintJob }>('POST', `/orders/${encodeURIComponent(orderId)}/print`, write(body))),
+    printJob: (jobId: string) => data(request<{ data: PrintJob }>('GET', `/print-jobs/${encodeURIComponent(jobId)}`, read)),
+    printJobs: (limit = 50) => data(request<{ data: PrintJob[] }>('GET', `/print-jobs?limit=${limit}`, read)),
+    printers: () => data(request<{ data: Printer[] }>('GET', '/printers', read)),
+    /** the tickets as a PDF (A4 or 80 mm), fetched with the key header a plain link could not carry */
+    ticketsPdf: (orderId: string, size: PdfSize) =>
+      request<Response>('GET', `/orders/${encodeURIComponent(orderId)}/tickets.pdf?size=${size}`, { ...read, raw: true }).then((response) => response.blob()),
     retryConflict: (id: number) => data(request<{ data: SyncConflict }>('POST', `/sync/conflicts/${id}/retry`, write())),
     resolveConflict: (id: number, note: string) => data(request<{ data: SyncConflict }>('POST', `/sync/conflicts/${id}/resolve`, write({ note }))),
   };

@@ -5,6 +5,9 @@ import type { EventView, InventoryView, LocationView } from '../../../engine/con
 import type { MoneyBody } from '../../../engine/contract/common';
 import type { Order as OrderSchema, PaymentRequest as PaymentSchema } from '../../../engine/contract/order';
 import type { SyncConflict as SyncConflictSchema, SyncStatus as SyncStatusSchema } from '../../../engine/contract/sync';
+export type { PrintBody, PrintJob, Printer } from '../../../engine/contract/printing';
+/** the tickets PDF's page: A4 or an 80 mm roll */
+export type PdfSize = 'a4' | '80mm';
 
 export type Money = MoneyBody;
 export type Cart = CartSchema;

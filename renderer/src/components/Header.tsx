@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { Translate } from '../i18n/i18n';
 import type { Language, Mode } from '../stores/session';
 
@@ -11,6 +12,8 @@ interface Props {
   language: Language;
   onMode(mode: Mode): void;
   onLanguage(language: Language): void;
+  /** more status for the bar (a printer that is down) */
+  children?: ReactNode;
 }
 
 /**
@@ -18,7 +21,7 @@ interface Props {
  * offers no way into box-office mode (cash, refunds): staff open it with ?mode=boxOffice or the desktop
  * app's staff exit. A kiosk's language is chosen with large buttons on its own screens (LanguageButtons).
  */
-export function Header({ t, online, reconnecting = false, waiting, mode, language, onMode, onLanguage }: Props) {
+export function Header({ t, online, reconnecting = false, waiting, mode, language, onMode, onLanguage, children }: Props) {
   const status = reconnecting ? t('conn.reconnecting') : online === null ? t('conn.checking') : online ? t('conn.online') : t('conn.offline');
   return (
     <header className="app-header">
@@ -28,6 +31,7 @@ export function Header({ t, online, reconnecting = false, waiting, mode, languag
         <span className="state">{status}</span>
         {waiting !== null && <span className="waiting"> · {t(waiting === 1 ? 'conn.waitingOne' : 'conn.waiting', { count: waiting })}</span>}
       </p>
+      {children}
       {mode === 'boxOffice' && (
         <label className="setting">
           {t('settings.mode')}

@@ -48,6 +48,9 @@ const EXPECTED_BY_CODE: Readonly<Record<string, Recovery>> = {
   HOST_NOT_ALLOWED: 'sign-in',
   ORIGIN_NOT_ALLOWED: 'sign-in',
   CART_CHECKOUT_IN_PROGRESS: 'retry-later',
+  // printing (contract §12); the print panel treats PRINTER_NOT_CONFIGURED as "no printer here" and shows no error
+  PRINTER_NOT_CONFIGURED: 'refresh',
+  ORDER_NOT_PRINTABLE: 'refresh',
 };
 
 /** Codes the UI handles specifically, whatever type they arrive with (errors.ts BY_CODE). */

@@ -12,6 +12,7 @@ import { TicketPicker } from '../shared/TicketPicker';
 import { useConnectivity } from '../../stores/connectivity';
 import { OrderLookup } from './OrderLookup';
 import { SyncInbox } from './SyncInbox';
+import { PrintQueue, PrintQueueButton } from './PrintQueue';
 
 /** Moves the keyboard focus once React has drawn what the key opened. */
 const focusSoon = (id: string) => requestAnimationFrame(() => document.getElementById(id)?.focus());
@@ -27,6 +28,7 @@ export function BoxOffice() {
   const order = useCheckout((state) => state.order);
   const [lookup, setLookup] = useState(false);
   const [inbox, setInbox] = useState(false);
+  const [printQueue, setPrintQueue] = useState(false);
   const syncing = useConnectivity((state) => state.waiting !== null);
   const conflicts = useConnectivity((state) => state.conflicts.length);
   const confirm = useConfirm(t);
@@ -59,6 +61,7 @@ export function BoxOffice() {
 
   if (lookup) return <OrderLookup onBack={() => setLookup(false)} />;
   if (inbox) return <SyncInbox onBack={() => setInbox(false)} />;
+  if (printQueue) return <PrintQueue onBack={() => setPrintQueue(false)} />;
   if (order) return <Confirmation order={order} onNewSale={() => void startNewSale({ releaseHold: false, keepDate: true })} />;
   return (
     <div className="box-office">
@@ -68,6 +71,7 @@ export function BoxOffice() {
         <button type="button" className="secondary" onClick={() => setLookup(true)}>
           {t('lookup.open')}
         </button>
+        <PrintQueueButton onOpen={() => setPrintQueue(true)} />
         {syncing && (
           <button type="button" className={conflicts > 0 ? 'danger' : 'secondary'} onClick={() => setInbox(true)}>
             {t('sync.open', { count: conflicts })}

@@ -6,6 +6,8 @@ import { TotalLine } from '../../components/TotalLine';
 import { formatDateTime, formatMoney } from '../../format';
 import { useLocale, useT } from '../../i18n/i18n';
 import { useCatalog } from '../../stores/catalog';
+import { PrintPanel } from './PrintPanel';
+import { useSession } from '../../stores/session';
 
 interface Props {
   order: Order;
@@ -31,6 +33,7 @@ export function Confirmation({ order, onNewSale, returnInSeconds }: Props) {
   const when = show && formatDateTime(show.startsAt, locale, timeZone);
   const where = venue?.name ?? show?.location.name;
 
+  const kiosk = useSession((state) => state.mode === 'kiosk');
   return (
     <article className="confirmation receipt-paper" aria-labelledby="confirmed-heading">
       <h2 id="confirmed-heading">
@@ -86,10 +89,14 @@ export function Confirmation({ order, onNewSale, returnInSeconds }: Props) {
       ))}
       <ReceiptLines lines={order.receiptLines} locale={locale} heading={t('receipt.heading')} />
       <TotalLine id="order-total-label" label={t('total.label')} total={order.total} locale={locale} />
+      <PrintPanel order={order} />
       <div className="actions no-print">
-        <button type="button" onClick={() => window.print()}>
-          {t('confirm.print')}
-        </button>
+        {/* An unattended kiosk never opens the browser's print dialog: it prints through the engine (PrintPanel). */}
+        {!kiosk && (
+          <button type="button" onClick={() => window.print()}>
+            {t('confirm.print')}
+          </button>
+        )}
         <button type="button" className="primary big" onClick={onNewSale}>
           {t(returnInSeconds === undefined ? 'confirm.newSale' : 'confirm.done')}
         </button>

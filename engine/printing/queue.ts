@@ -1,0 +1,201 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Printer } from '../contract/printing';
+import { immediate } from '../store/db';
+import type { PrintJobRepo, PrintJobRow } from '../store/print-job-repo';
+import { readOrder } from '../use-cases/cancel-order';
+import type { EngineContext } from '../use-cases/context';
+import { backoffDelay, DEFAULT_BACKOFF, type Backoff } from './backoff';
+import { printDocument } from './document';
+import { encodeEscPos } from './escpos';
+import { renderHtml } from './html';
+import type { PrinterSpec } from './printers';
+import { DEFAULT_TCP_TIMEOUTS, probeTcp, sendTcp, type TcpTimeouts } from './tcp';
+
+type Delivery = { readonly ok: true } | { readonly ok: false; readonly sent: boolean; readonly retry: boolean; readonly reason: string };
+
+/**
+ * The print queue: one worker per configured printer, each taking that printer's jobs one at a time in the
+ * order they were queued. Jobs live in SQLite, so a restart resumes them.
+ *
+ * Delivery is at most once. A job is marked `printing` (committed) before its first byte leaves; it becomes
+ * `done` when the printer took every byte. While the printer cannot be reached (no connection: not a byte
+ * sent) the job goes back to `queued` with the reason and is tried again after the backoff. A job that may
+ * be partly on paper — the connection broke or stalled after it opened, or the engine died while it was
+ * `printing` — is `failed` with the reason and never resent on its own: a doubled ticket is worse to sort
+ * out at the door than a missing one staff reprint from the queue. The window between the printer taking
+ * the last byte and `done` being committed is one synchronous SQLite write.
+ */
+
+export interface SystemPrintRequest {
+  /** the operating system's printer name */
+  readonly printer: string;
+  readonly paper: '58mm' | '80mm' | 'a4';
+  /** a complete HTML page: one ticket or the receipt per printed page */
+  readonly html: string;
+}
+
+/** Prints a page on an operating-system printer without a dialog; rejects with an Error saying why it failed. */
+export type SystemPrint = (request: SystemPrintRequest) => Promise<void>;
+
+export interface PrintQueueOptions {
+  readonly printers: readonly PrinterSpec[];
+  readonly systemPrint?: SystemPrint | undefined;
+  /** the zone dates print in (default: this machine's, i.e. the venue's) */
+  readonly timeZone?: string | undefined;
+  readonly backoff?: Backoff | undefined;
+  readonly tcp?: TcpTimeouts | undefined;
+  /** how often an idle network printer is checked, so a printer that is down shows before a sale (0: never) */
+  readonly probeIntervalMs?: number | undefined;
+  readonly logger: FastifyBaseLogger;
+}
+
+export interface PrintQueue {
+  readonly printers: readonly PrinterSpec[];
+  /** the printers with their state (ready, down, not tried yet) and how many jobs wait */
+  status(): Printer[];
+  /** a job was queued for `printer`: its worker looks now */
+  wake(printer: string): void;
+  stop(): Promise<void>;
+}
+
+export const DEFAULT_PROBE_INTERVAL_MS = 30_000;
+/** how long a stop waits for a job on its way to the printer before cutting it off */
+const STOP_GRACE_MS = 3_000;
+export const INTERRUPTED_REASON = 'interrupted while printing (the engine stopped): check the printout and reprint if it is missing';
+
+export function startPrintQueue(ctx: EngineContext, jobs: PrintJobRepo, options: PrintQueueOptions): PrintQueue {
+  const interrupted = immediate(ctx.db, () => jobs.failInterrupted(INTERRUPTED_REASON, ctx.now()));
+  if (interrupted > 0) options.logger.warn({ interrupted }, 'print jobs interrupted by the last stop are failed, not resent');
+  const stopping = new AbortController();
+  const cutOff = new AbortController();
+  const timeZone = options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const workers = new Map(options.printers.map((printer) => [printer.id, createWorker(printer)]));
+  const running = [...workers.values()].map((worker) => worker.loop());
+
+  function createWorker(printer: PrinterSpec) {
+    const state: { health: Printer['state']; reason: string | undefined; failures: number; wake: (() => void) | undefined } = {
+      health: 'unknown',
+      reason: undefined,
+      failures: 0,
+      wake: undefined,
+    };
+    const pause = (ms: number) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(done, ms);
+        function done() {
+          clearTimeout(timer);
+          state.wake = undefined;
+          stopping.signal.removeEventListener('abort', done);
+          resolve();
+        }
+        state.wake = done;
+        if (stopping.signal.aborted) done();
+        else stopping.signal.addEventListener('abort', done, { once: true });
+      });
+    /** what the last contact with the printer showed; a probe does not count towards a job's backoff */
+    const reachable = (ok: boolean, reason?: string, probe = false) => {
+      if (ok && state.health !== 'ready') options.logger.info({ printer: printer.id }, 'printer ready');
+      if (!ok && state.health !== 'down') options.logger.warn({ printer: printer.id, reason }, 'printer down');
+      state.health = ok ? 'ready' : 'down';
+      state.reason = ok ? undefined : reason;
+      if (ok) state.failures = 0;
+      else if (!probe) state.failures += 1;
+    };
+
+    async function loop(): Promise<void> {
+      let lastProbe = 0;
+      while (!stopping.signal.aborted) {
+        const job = jobs.head(printer.id);
+        if (!job) {
+          const interval = options.probeIntervalMs ?? DEFAULT_PROBE_INTERVAL_MS;
+          if (printer.kind === 'escpos' && interval > 0 && Date.now() - lastProbe >= interval) {
+            lastProbe = Date.now();
+            const reason = await probeTcp(printer, (options.tcp ?? DEFAULT_TCP_TIMEOUTS).connectTimeoutMs, stopping.signal);
+            if (stopping.signal.aborted) break;
+            reachable(reason === undefined, reason, true);
+          }
+          await pause(interval > 0 ? interval : 3_600_000);
+          continue;
+        }
+        let waitMs: number;
+        try {
+          waitMs = await work(job);
+        } catch (error) {
+          options.logger.error({ err: error, printer: printer.id, job: job.id }, 'print queue error');
+          waitMs = 1_000;
+        }
+        if (waitMs > 0) await pause(waitMs);
+      }
+    }
+
+    /** Works one job; answers how long to wait before the next try (0: go on at once). */
+    async function work(job: PrintJobRow): Promise<number> {
+      if (!immediate(ctx.db, () => jobs.start(job.seq, ctx.now()))) {
+        // Found `printing` here only when a previous loop was cut off mid-job: never resend it.
+        immediate(ctx.db, () => jobs.fail(job.seq, INTERRUPTED_REASON, ctx.now()));
+        return 0;
+      }
+      const outcome = await deliver(job).catch((error: unknown): Delivery => {
+        options.logger.error({ err: error, printer: printer.id, job: job.id }, 'print job could not be prepared');
+        return { ok: false, sent: false, retry: false, reason: 'the job could not be prepared (see the engine log)' };
+      });
+      return immediate(ctx.db, () => {
+        const now = ctx.now();
+        if (outcome.ok) {
+          jobs.done(job.seq, now);
+          return 0;
+        }
+        if (!outcome.sent && outcome.retry) {
+          const delay = backoffDelay(options.backoff ?? DEFAULT_BACKOFF, state.failures);
+          jobs.retry(job.seq, outcome.reason, now + delay, now);
+          return delay;
+        }
+        jobs.fail(job.seq, outcome.sent ? `${outcome.reason}; check the printout and reprint if it is missing` : outcome.reason, now);
+        return 0;
+      });
+    }
+
+    async function deliver(job: PrintJobRow): Promise<Delivery> {
+      const order = readOrder(ctx, job.orderId);
+      if (order.status === 'cancelled') return { ok: false, sent: false, retry: false, reason: 'the order was cancelled before it printed' };
+      const document = printDocument(order, { what: job.what, language: job.language, timeZone, openDrawer: job.openDrawer === 1 });
+      if (printer.kind === 'escpos') {
+        const outcome = await sendTcp(printer, encodeEscPos(document, printer.paper), options.tcp ?? DEFAULT_TCP_TIMEOUTS, cutOff.signal);
+        reachable(outcome.ok, outcome.ok ? undefined : outcome.reason);
+        if (!outcome.ok) options.logger.warn({ printer: printer.id, job: job.id, reason: outcome.reason, sent: outcome.sent }, 'print job not printed');
+        return outcome.ok ? outcome : { ...outcome, retry: !outcome.sent };
+      }
+      if (!options.systemPrint) return { ok: false, sent: false, retry: false, reason: 'system printers print from the desktop app only' };
+      try {
+        await options.systemPrint({ printer: printer.name, paper: printer.paper, html: await renderHtml(document, printer.paper) });
+        reachable(true);
+        return { ok: true };
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        reachable(false, reason);
+        options.logger.warn({ printer: printer.id, job: job.id, reason }, 'system print failed');
+        return { ok: false, sent: true, retry: false, reason };
+      }
+    }
+
+    return { loop, state, wake: () => state.wake?.() };
+  }
+
+  return {
+    printers: options.printers,
+    status: () =>
+      options.printers.map((printer) => {
+        const worker = workers.get(printer.id);
+        const health = worker?.state.health ?? 'unknown';
+        const reason = worker?.state.reason;
+        return { id: printer.id, kind: printer.kind, state: health, ...(reason !== undefined && { reason }), queued: jobs.waiting(printer.id) };
+      }),
+    wake: (printer) => workers.get(printer)?.wake(),
+    async stop() {
+      stopping.abort();
+      const grace = setTimeout(() => cutOff.abort(), STOP_GRACE_MS);
+      await Promise.all(running);
+      clearTimeout(grace);
+    },
+  };
+}

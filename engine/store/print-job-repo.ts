@@ -1,0 +1,75 @@
+import type { Db } from './db';
+
+/** Print jobs and the language each order was sold in. Every method runs in the caller's transaction. */
+
+export type PrintJobStateName = 'queued' | 'printing' | 'done' | 'failed';
+export type PrintWhatName = 'tickets' | 'receipt' | 'all';
+export type PrintLanguageName = 'en' | 'de' | 'fr';
+
+export interface PrintJobRow {
+  seq: number;
+  id: string;
+  code: string;
+  orderId: string;
+  what: PrintWhatName;
+  printer: string;
+  language: PrintLanguageName;
+  openDrawer: 0 | 1;
+  state: PrintJobStateName;
+  reason: string | null;
+  attempts: number;
+  nextAttemptAt: number;
+  createdAt: number;
+  updatedAt: number;
+  printedAt: number | null;
+}
+
+export type NewPrintJob = Pick<PrintJobRow, 'id' | 'code' | 'orderId' | 'what' | 'printer' | 'language' | 'openDrawer' | 'createdAt'>;
+
+const COLUMNS = `seq, id, code, order_id AS orderId, what, printer, language, open_drawer AS openDrawer, state, reason, attempts,
+  next_attempt_at AS nextAttemptAt, created_at AS createdAt, updated_at AS updatedAt, printed_at AS printedAt`;
+
+export function createPrintJobRepo(db: Db) {
+  const insert = db.prepare<[NewPrintJob]>(`INSERT INTO print_jobs (id, code, order_id, what, printer, language, open_drawer, state, next_attempt_at, created_at, updated_at)
+    VALUES (@id, @code, @orderId, @what, @printer, @language, @openDrawer, 'queued', @createdAt, @createdAt, @createdAt)`);
+  const byId = db.prepare<[string], PrintJobRow>(`SELECT ${COLUMNS} FROM print_jobs WHERE id = ?`);
+  const latestOfOrder = db.prepare<[string], PrintJobRow>(`SELECT ${COLUMNS} FROM print_jobs WHERE order_id = ? ORDER BY seq DESC LIMIT 1`);
+  const drawerOpened = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM print_jobs WHERE order_id = ? AND open_drawer = 1');
+  const head = db.prepare<[string], PrintJobRow>(`SELECT ${COLUMNS} FROM print_jobs WHERE printer = ? AND state IN ('queued', 'printing') ORDER BY seq LIMIT 1`);
+  const waiting = db.prepare<[string], { n: number }>("SELECT COUNT(*) AS n FROM print_jobs WHERE printer = ? AND state IN ('queued', 'printing')");
+  const list = db.prepare<[{ orderId: string | null; state: string | null; limit: number }], PrintJobRow>(`SELECT ${COLUMNS} FROM print_jobs
+    WHERE (@orderId IS NULL OR order_id = @orderId) AND (@state IS NULL OR state = @state) ORDER BY seq DESC LIMIT @limit`);
+  const start = db.prepare<[number, number]>("UPDATE print_jobs SET state = 'printing', attempts = attempts + 1, updated_at = ? WHERE seq = ? AND state = 'queued'");
+  const done = db.prepare<[number, number, number]>("UPDATE print_jobs SET state = 'done', reason = NULL, printed_at = ?, updated_at = ? WHERE seq = ? AND state = 'printing'");
+  const retry = db.prepare<[string, number, number, number]>(
+    "UPDATE print_jobs SET state = 'queued', reason = ?, next_attempt_at = ?, updated_at = ? WHERE seq = ? AND state = 'printing'");
+  const fail = db.prepare<[string, number, number]>("UPDATE print_jobs SET state = 'failed', reason = ?, updated_at = ? WHERE seq = ? AND state IN ('queued', 'printing')");
+  const interrupted = db.prepare<[string, number]>("UPDATE print_jobs SET state = 'failed', reason = ?, updated_at = ? WHERE state = 'printing'");
+  const languageOf = db.prepare<[string], { language: PrintLanguageName }>('SELECT language FROM order_languages WHERE order_id = ?');
+
+  return {
+    insert(job: NewPrintJob): PrintJobRow {
+      insert.run(job);
+      const row = byId.get(job.id);
+      if (!row) throw new Error(`print job ${job.id} vanished`);
+      return row;
+    },
+    get: (id: string) => byId.get(id),
+    latestOfOrder: (orderId: string) => latestOfOrder.get(orderId),
+    drawerOpened: (orderId: string) => (drawerOpened.get(orderId)?.n ?? 0) > 0,
+    /** the job a printer works on next: the oldest unfinished one (it may still be waiting for its retry time) */
+    head: (printer: string) => head.get(printer),
+    waiting: (printer: string) => waiting.get(printer)?.n ?? 0,
+    list: (filter: { orderId?: string; state?: PrintJobStateName; limit: number }) => list.all({ orderId: filter.orderId ?? null, state: filter.state ?? null, limit: filter.limit }),
+    /** queued → printing; false when the job is no longer queued */
+    start: (seq: number, now: number) => start.run(now, seq).changes === 1,
+    done: (seq: number, now: number) => done.run(now, now, seq).changes === 1,
+    retry: (seq: number, reason: string, at: number, now: number) => retry.run(reason, at, now, seq).changes === 1,
+    fail: (seq: number, reason: string, now: number) => fail.run(reason, now, seq).changes === 1,
+    /** at start: every job a previous run left half-sent is failed, never resent (at most once) */
+    failInterrupted: (reason: string, now: number) => interrupted.run(reason, now).changes,
+    languageOf: (orderId: string) => languageOf.get(orderId)?.language,
+  };
+}
+
+export type PrintJobRepo = ReturnType<typeof createPrintJobRepo>;
