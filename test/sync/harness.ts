@@ -207,6 +207,11 @@ export type UpstreamKind = (typeof UPSTREAMS)[number]['kind'];
 /** The proxy route of the request that carries an order upstream: the import for a hub, the checkout otherwise. */
 export const orderRoute = (kind: UpstreamKind): string => (kind === 'hub' ? 'POST /orders/import' : 'POST /orders');
 
+/** Requests relayed that start an order's delivery upstream: imports to a hub, new carts to a plain v3 service. */
+export function deliveriesStarted(proxy: FaultProxy, kind: UpstreamKind): number {
+  return proxy.counters.byRoute[`relayed ${kind === 'hub' ? 'POST /orders/import' : 'POST /carts'}`] ?? 0;
+}
+
 /** Upstream checkouts that created an order: 201 checkouts, or imports answered 200 (each may hold several). */
 export function createdUpstream(proxy: FaultProxy, kind: UpstreamKind): number {
   return proxy.counters.upstreamStatus[`${orderRoute(kind)} ${kind === 'hub' ? 200 : 201}`] ?? 0;
