@@ -50,6 +50,11 @@ export interface EngineOptions {
   readonly paymentAnswerDelayMs?: number;
   /** the built UI to serve (default dist/renderer when it exists); false serves none */
   readonly uiDir?: string | false;
+  /**
+   * offer the hub's extensions (GET /capabilities, POST /orders/import; default: yes, with batches of up to
+   * 100 advertised); false behaves as a plain v3 service (for tests)
+   */
+  readonly capabilities?: false | { readonly importBatch?: number };
   /** where the SQL migrations are (default: beside the store's source); a bundled build names its copy */
   readonly migrationsDir?: string;
   /**
@@ -125,6 +130,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
         printers: () => queue.status(),
         timeZone,
       },
+      ...(options.capabilities !== undefined && { capabilities: options.capabilities }),
     });
     const host = options.host ?? '127.0.0.1';
     await app.listen({ port: options.port ?? 8787, host });

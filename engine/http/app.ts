@@ -12,6 +12,7 @@ import { cartItemRoutes } from './routes/cart-items';
 import { cartRoutes } from './routes/carts';
 import { catalogRoutes } from './routes/catalog';
 import { systemRoutes } from './routes/system';
+import { hubRoutes } from './routes/hub';
 import { orderRoutes } from './routes/orders';
 import { syncRoutes } from './routes/sync';
 import type { SyncSource } from '../use-cases/sync-status';
@@ -39,6 +40,8 @@ export interface AppOptions {
   /** requests per second per API key (burst the same); 0 turns limiting off */
   readonly rateLimit: number;
   readonly allowedHosts: readonly string[];
+  /** serve GET /capabilities and POST /orders/import (default: yes, batches of 100); false: a plain v3 service, for tests */
+  readonly capabilities?: false | { readonly importBatch?: number };
   /** the built UI to serve at `/`, with its config; absent when there is none */
   readonly ui?: { readonly root: string; readonly config: UiConfig };
   /** the print queue's jobs and printers (contract §12) */
@@ -85,6 +88,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(cartItemRoutes, { ctx: options.ctx });
       await api.register(voucherRoutes, { ctx: options.ctx });
       await api.register(orderRoutes, { ctx: options.ctx });
+      if (options.capabilities !== false) await api.register(hubRoutes, { ctx: options.ctx, importBatch: options.capabilities?.importBatch });
       await api.register(syncRoutes, { ctx: options.ctx, worker: options.sync });
       await api.register(legacyRoutes, options.legacy);
       await api.register(printingRoutes, { ctx: options.ctx, ...options.printing });

@@ -15,6 +15,11 @@ Decisions where the spec is silent (see also README):
 - \`previousCartId\` is released inside the same transaction before the new cart takes its stock, so seats can carry over.
 - \`admin\` grants every scope. Errors beyond the spec: 413 BODY_TOO_LARGE, 415 UNSUPPORTED_MEDIA_TYPE,
   400 MALFORMED_REQUEST, 403 HOST_NOT_ALLOWED and ORIGIN_NOT_ALLOWED (DNS-rebinding and cross-site protection).
+- A Kassa engine is also a hub for syncing terminals: GET /capabilities (public) lists its extensions
+  (\`orders.import-batch\`), and POST /orders/import takes a terminal's whole orders, up to 100 per request, each
+  created in one transaction or refused whole, replayed for good by its idempotencyKey or reference.
+- A terminal's GET /sync/status reports the backlog: entries waiting, the oldest one's age, the delivery rate
+  and the time left; and whether the upstream refuses its sync key.
 
 Legacy v1 (contract §11), deprecated, sunset ${SUNSET_AT}; guide at ${MIGRATION_GUIDE_PATH}:
 - \`/api/v1/baskets\` is a facade over the v3 carts: a basket's \`cartId\` is its v3 cart, which \`POST /api/v3/orders\` checks out.

@@ -4,6 +4,7 @@ import { createCartRepo } from '../store/cart-repo';
 import { createCatalogWriter } from '../store/catalog-writer';
 import { createCheckoutRepo } from '../store/checkout-repo';
 import { createOrderRepo } from '../store/order-repo';
+import { createImportRepo } from '../store/import-repo';
 import { createOutboxRepo } from '../store/outbox-repo';
 import type { PaymentProvider } from '../payments/provider';
 import { timeOrderedId, uuidV7 } from './ids';
@@ -17,6 +18,7 @@ export interface EngineContext {
   readonly checkout: ReturnType<typeof createCheckoutRepo>;
   readonly orders: ReturnType<typeof createOrderRepo>;
   readonly outbox: ReturnType<typeof createOutboxRepo>;
+  readonly imports: ReturnType<typeof createImportRepo>;
   /** an upstream is configured: every order and cancellation also goes into the sync outbox */
   readonly syncing: boolean;
   readonly payments: PaymentProvider;
@@ -37,6 +39,7 @@ export function createContext(db: Db, options: { holdSeconds: number; now: () =>
     checkout: createCheckoutRepo(db),
     orders: createOrderRepo(db),
     outbox: createOutboxRepo(db),
+    imports: createImportRepo(db),
     syncing: options.syncing ?? false,
     payments: options.payments,
     inFlight: new Set(),

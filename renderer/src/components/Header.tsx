@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { Translate } from '../i18n/i18n';
 import type { Language, Mode } from '../stores/session';
+import { SyncBacklog } from './SyncBacklog';
 
 interface Props {
   t: Translate;
@@ -32,6 +33,7 @@ export function Header({ t, online, reconnecting = false, waiting, mode, languag
         {waiting !== null && <span className="waiting"> · {t(waiting === 1 ? 'conn.waitingOne' : 'conn.waiting', { count: waiting })}</span>}
       </p>
       {children}
+      {mode === 'boxOffice' && <SyncBacklog t={t} />}
       {mode === 'boxOffice' && (
         <label className="setting">
           {t('settings.mode')}

@@ -175,4 +175,10 @@ export const de: Record<MessageKey, string> = {
   'kioskError.fix-input': "Bitte prüfen Sie Ihre Eingabe.",
   'kioskError.sign-in': "Dieser Kiosk ist gerade nicht verfügbar. Bitte wenden Sie sich an die Kasse.",
   'kioskError.unknown': "Bitte erneut versuchen oder an der Kasse fragen.",
+  'sync.backlog': 'Bestellungen werden synchronisiert',
+  'sync.backlogText': '{sent} von {total} gesendet · noch etwa {left}',
+  'sync.stale': 'Bestellungen warten seit {minutes} Minuten auf Synchronisierung: oben können dieselben Plätze inzwischen verkauft werden.',
+  'sync.keyRejected': 'Oben wird der Sync-Schlüssel dieses Terminals abgelehnt: Bestellungen warten, bis ein Administrator ihn korrigiert.',
+  'sync.seconds': '{count} s',
+  'sync.minutes': '{count} min',
 };

@@ -174,6 +174,12 @@ export const en = {
   'kioskError.fix-input': "Please check what you entered.",
   'kioskError.sign-in': "This kiosk is not available right now. Please ask at the box office.",
   'kioskError.unknown': "Please try again or ask at the box office.",
+  'sync.backlog': 'Orders syncing',
+  'sync.backlogText': '{sent} of {total} sent · about {left} left',
+  'sync.stale': 'Orders have waited {minutes} minutes to sync: the upstream may sell the same places meanwhile.',
+  'sync.keyRejected': 'The upstream refuses this terminal’s sync key: orders wait until an administrator fixes it.',
+  'sync.seconds': '{count} s',
+  'sync.minutes': '{count} min',
 } as const;
 
 export type MessageKey = keyof typeof en;
