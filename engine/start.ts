@@ -39,6 +39,8 @@ export interface EngineOptions {
   readonly sweepIntervalMs?: number;
   /** the upstream service to sync with (contract §1 --upstream, --upstream-key); absent: standalone */
   readonly upstream?: { readonly url: string; readonly key: string; readonly pullIntervalMs?: number; readonly retryBaseMs?: number; readonly pollMs?: number };
+  /** at a hub: how long a terminal's allocations outlive its last call (default 6 hours) */
+  readonly allocationLapseSeconds?: number;
   /** the simulated payment provider's answer latency (for demos and crash tests) */
   readonly paymentAnswerDelayMs?: number;
   /** the built UI to serve (default dist/renderer when it exists); false serves none */
@@ -64,7 +66,13 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     const now = options.now ?? Date.now;
     let baseUrl = '';
     const simulator = createSimulator(db, { baseUrl: () => baseUrl, now, answerDelayMs: options.paymentAnswerDelayMs });
-    const ctx = createContext(db, { holdSeconds: options.holdSeconds ?? 900, now, payments: simulator.provider, syncing: options.upstream !== undefined });
+    const ctx = createContext(db, {
+      holdSeconds: options.holdSeconds ?? 900,
+      now,
+      payments: simulator.provider,
+      syncing: options.upstream !== undefined,
+      ...(options.allocationLapseSeconds !== undefined && { allocationLapseSeconds: options.allocationLapseSeconds }),
+    });
     let worker: SyncWorker | undefined;
     if (options.catalogFile !== undefined) importCatalog(ctx, readCatalogFile(options.catalogFile));
     else if (options.demo !== false && ctx.catalog.locations().length === 0) importCatalog(ctx, demoCatalog());
@@ -95,6 +103,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     const sweep = () => {
       immediate(db, () => {
         ctx.carts.releaseExpired(ctx.now());
+        ctx.allocations.lapse(ctx.now());
+        ctx.allocations.purgeRequests(ctx.now() - 24 * 3600 * 1000);
         ctx.checkout.purgeKeys(ctx.now());
       });
       // A payment whose provider never answered must not lock its cart until the next restart.

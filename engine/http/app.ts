@@ -8,6 +8,7 @@ import { installAuth } from './auth';
 import { installErrorHandling, sendError } from './error-handler';
 import { installGuard } from './guard';
 import { openApiOptions, swagger } from './openapi';
+import { allocationRoutes } from './routes/allocations';
 import { cartItemRoutes } from './routes/cart-items';
 import { cartRoutes } from './routes/carts';
 import { catalogRoutes } from './routes/catalog';
@@ -74,6 +75,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(voucherRoutes, { ctx: options.ctx });
       await api.register(orderRoutes, { ctx: options.ctx });
       await api.register(syncRoutes, { ctx: options.ctx, worker: options.sync });
+      await api.register(allocationRoutes, { ctx: options.ctx });
     },
     { prefix: '/api/v3' },
   );

@@ -42,6 +42,7 @@ export function occurrenceInventory(ctx: EngineContext, occurrenceId: string, cu
     if (!occurrence) throw new EngineError('RESOURCE_NOT_FOUND', { param: 'occurrenceId' });
     const context = priceContextFor(ctx, locationOf(ctx, occurrence.locationId), currency, now);
     ctx.carts.releaseExpired(now);
+    ctx.allocations.lapse(now);
     const price = (amount: number) => ({ amount: fromBase(amount, context), currency: context.currency });
     const options = groupBy(ctx.catalog.options(occurrenceId), (option) => option.areaId);
     const items = groupBy(ctx.catalog.items(occurrenceId), (item) => item.areaId);

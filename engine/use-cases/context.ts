@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Db } from '../store/db';
+import { createAllocationRepo } from '../store/allocation-repo';
 import { createCatalogRepo } from '../store/catalog-repo';
 import { createCartRepo } from '../store/cart-repo';
 import { createCatalogWriter } from '../store/catalog-writer';
@@ -17,6 +18,10 @@ export interface EngineContext {
   readonly checkout: ReturnType<typeof createCheckoutRepo>;
   readonly orders: ReturnType<typeof createOrderRepo>;
   readonly outbox: ReturnType<typeof createOutboxRepo>;
+  /** at a hub: places granted to terminals (contract §10) */
+  readonly allocations: ReturnType<typeof createAllocationRepo>;
+  /** at a hub: how long a terminal's allocations last after its last call */
+  readonly allocationLapseMs: number;
   /** an upstream is configured: every order and cancellation also goes into the sync outbox */
   readonly syncing: boolean;
   readonly payments: PaymentProvider;
@@ -28,7 +33,13 @@ export interface EngineContext {
   readonly newId: (prefix: 'crt' | 'itm' | 'ord' | 'pay' | 'tkt') => string;
 }
 
-export function createContext(db: Db, options: { holdSeconds: number; now: () => number; payments: PaymentProvider; syncing?: boolean }): EngineContext {
+/** How long a terminal's allocations outlive its last call to the hub: a long evening without internet. */
+export const DEFAULT_ALLOCATION_LAPSE_SECONDS = 6 * 3600;
+
+export function createContext(
+  db: Db,
+  options: { holdSeconds: number; now: () => number; payments: PaymentProvider; syncing?: boolean; allocationLapseSeconds?: number },
+): EngineContext {
   return {
     db,
     catalog: createCatalogRepo(db),
@@ -37,6 +48,8 @@ export function createContext(db: Db, options: { holdSeconds: number; now: () =>
     checkout: createCheckoutRepo(db),
     orders: createOrderRepo(db),
     outbox: createOutboxRepo(db),
+    allocations: createAllocationRepo(db),
+    allocationLapseMs: (options.allocationLapseSeconds ?? DEFAULT_ALLOCATION_LAPSE_SECONDS) * 1000,
     syncing: options.syncing ?? false,
     payments: options.payments,
     inFlight: new Set(),

@@ -12,7 +12,7 @@ const tags = ['carts'];
 
 export const cartRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = async (app, { ctx }) => {
   app.post('/carts', { config, schema: { tags, summary: 'Create a cart', body: CreateCartBody, response: replies(201, Cart) } }, async (request, reply) =>
-    reply.code(201).send({ data: createCart(ctx, request.body) }),
+    reply.code(201).send({ data: createCart(ctx, request.body, request.apiKeyId) }),
   );
 
   app.get(

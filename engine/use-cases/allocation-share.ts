@@ -1,0 +1,33 @@
+import { planCartTake } from '../domain/allocations';
+import type { InventoryFacts } from '../domain/cart-rules';
+import type { EngineContext } from './context';
+
+/**
+ * At a hub, a cart made by a terminal (its API key) takes places out of that terminal's allocation first:
+ * the terminal may put into a cart what is left for everyone plus what it holds, and the places it holds are
+ * used up in the same transaction. So an order sold from an allocation never meets INVENTORY_EXHAUSTED.
+ */
+
+/** The inventory facts as the terminal sees them: its own allocation counts as available to it. */
+export function withAllocation(ctx: EngineContext, terminalId: string | undefined, occurrenceId: string, inventory: Map<string, InventoryFacts>): Map<string, InventoryFacts> {
+  if (terminalId === undefined) return inventory;
+  const seen = new Map<string, InventoryFacts>();
+  for (const [id, facts] of inventory) {
+    const held = ctx.allocations.get(terminalId, occurrenceId, id)?.quantity ?? 0;
+    seen.set(id, held > 0 ? { ...facts, available: facts.available + held } : facts);
+  }
+  return seen;
+}
+
+/** Uses up the terminal's allocation for the places a new cart holds (after the plan has been checked). */
+export function consumeAllocation(ctx: EngineContext, terminalId: string | undefined, occurrenceId: string, holds: ReadonlyMap<string, number>): void {
+  if (terminalId === undefined) return;
+  for (const [itemId, requested] of holds) {
+    const held = ctx.allocations.get(terminalId, occurrenceId, itemId)?.quantity ?? 0;
+    if (held === 0) continue;
+    const stock = ctx.allocations.stock(occurrenceId, itemId);
+    if (!stock) continue;
+    const { fromAllocation } = planCartTake(stock, held, requested);
+    ctx.allocations.consume(terminalId, occurrenceId, itemId, fromAllocation);
+  }
+}
