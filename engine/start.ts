@@ -45,6 +45,8 @@ export interface EngineOptions {
   readonly paymentAnswerDelayMs?: number;
   /** the built UI to serve (default dist/renderer when it exists); false serves none */
   readonly uiDir?: string | false;
+  /** offer the hub's extensions (GET /capabilities, POST /orders/import; default true); false behaves as a plain v3 service */
+  readonly capabilities?: boolean;
   /** where the SQL migrations are (default: beside the store's source); a bundled build names its copy */
   readonly migrationsDir?: string;
 }
@@ -91,6 +93,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       logger,
       rateLimit: options.rateLimit ?? 50,
       allowedHosts: options.allowedHosts ?? [],
+      ...(options.capabilities === false && { capabilities: false }),
     });
     const host = options.host ?? '127.0.0.1';
     await app.listen({ port: options.port ?? 8787, host });

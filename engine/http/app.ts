@@ -13,6 +13,7 @@ import { cartItemRoutes } from './routes/cart-items';
 import { cartRoutes } from './routes/carts';
 import { catalogRoutes } from './routes/catalog';
 import { systemRoutes } from './routes/system';
+import { hubRoutes } from './routes/hub';
 import { orderRoutes } from './routes/orders';
 import { syncRoutes } from './routes/sync';
 import type { SyncSource } from '../use-cases/sync-status';
@@ -31,6 +32,8 @@ export interface AppOptions {
   /** requests per second per API key (burst the same); 0 turns limiting off */
   readonly rateLimit: number;
   readonly allowedHosts: readonly string[];
+  /** serve GET /capabilities and POST /orders/import (default true); false: a plain v3 service, for tests */
+  readonly capabilities?: boolean;
   /** the built UI to serve at `/`, with its config; absent when there is none */
   readonly ui?: { readonly root: string; readonly config: UiConfig };
 }
@@ -74,6 +77,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(cartItemRoutes, { ctx: options.ctx });
       await api.register(voucherRoutes, { ctx: options.ctx });
       await api.register(orderRoutes, { ctx: options.ctx });
+      if (options.capabilities !== false) await api.register(hubRoutes, { ctx: options.ctx });
       await api.register(syncRoutes, { ctx: options.ctx, worker: options.sync });
       await api.register(allocationRoutes, { ctx: options.ctx });
     },

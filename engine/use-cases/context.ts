@@ -6,6 +6,7 @@ import { createCartRepo } from '../store/cart-repo';
 import { createCatalogWriter } from '../store/catalog-writer';
 import { createCheckoutRepo } from '../store/checkout-repo';
 import { createOrderRepo } from '../store/order-repo';
+import { createImportRepo } from '../store/import-repo';
 import { createOutboxRepo } from '../store/outbox-repo';
 import type { PaymentProvider } from '../payments/provider';
 
@@ -22,6 +23,7 @@ export interface EngineContext {
   readonly allocations: ReturnType<typeof createAllocationRepo>;
   /** at a hub: how long a terminal's allocations last after its last call */
   readonly allocationLapseMs: number;
+  readonly imports: ReturnType<typeof createImportRepo>;
   /** an upstream is configured: every order and cancellation also goes into the sync outbox */
   readonly syncing: boolean;
   readonly payments: PaymentProvider;
@@ -50,6 +52,7 @@ export function createContext(
     outbox: createOutboxRepo(db),
     allocations: createAllocationRepo(db),
     allocationLapseMs: (options.allocationLapseSeconds ?? DEFAULT_ALLOCATION_LAPSE_SECONDS) * 1000,
+    imports: createImportRepo(db),
     syncing: options.syncing ?? false,
     payments: options.payments,
     inFlight: new Set(),

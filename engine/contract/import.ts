@@ -1,0 +1,59 @@
+import { Type, type Static } from 'typebox';
+import { CartItemRequest } from './cart';
+import { CurrencyCode, Id, LIMITS, Money } from './common';
+import { Order } from './order';
+
+/**
+ * POST /orders/import and GET /capabilities: a Kassa hub takes a terminal's whole orders in one request
+ * (contract §10), each created in one transaction or refused as a whole, with no cart round-trip.
+ */
+
+const strict = { additionalProperties: false } as const;
+
+/** Extensions this engine offers beyond the v3 interface; names are `area.feature`, new ones are added, never renamed. */
+export const EXTENSIONS = ['orders.import-batch'] as const;
+export type Extension = (typeof EXTENSIONS)[number];
+
+export const Capabilities = Type.Object({
+  extensions: Type.Array(Type.String(), { description: `extensions offered; this engine: ${EXTENSIONS.join(', ')}` }),
+  limits: Type.Object({ importBatch: Type.Integer({ description: 'most orders per POST /orders/import' }) }),
+});
+
+export const IMPORT_BATCH_LIMIT = 100;
+
+export const ImportOrder = Type.Object(
+  {
+    idempotencyKey: Type.String({ description: "UUID v4, fixed per terminal order: a repeat answers the first import's order" }),
+    reference: Type.String({ minLength: 1, maxLength: 128, description: "the terminal's own order id; becomes payment.reference; one import per reference, for good" }),
+    items: Type.Array(CartItemRequest, { minItems: 1, maxItems: LIMITS.maxItemsPerRequest, description: 'tickets and gift cards, as on POST /carts' }),
+    extras: Type.Optional(Type.Array(Type.Object({ extraId: Id, quantity: Type.Integer({ minimum: 1, maximum: LIMITS.maxQuantity }) }, strict), { maxItems: LIMITS.maxItemsPerRequest })),
+    vouchers: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 10 })),
+    currency: Type.Optional(CurrencyCode),
+    expectedTotal: Money,
+  },
+  strict,
+);
+export type ImportOrder = Static<typeof ImportOrder>;
+
+export const ImportBody = Type.Object({ orders: Type.Array(ImportOrder, { minItems: 1, maxItems: IMPORT_BATCH_LIMIT }) }, strict);
+export type ImportBody = Static<typeof ImportBody>;
+
+const ErrorObject = Type.Object({
+  type: Type.String(),
+  code: Type.String(),
+  message: Type.String(),
+  param: Type.Optional(Type.String()),
+  details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+});
+
+export const ImportResult = Type.Object({
+  reference: Type.String(),
+  idempotencyKey: Type.String(),
+  status: Type.Integer({ description: "201 created (or replayed), else the status POST /orders would have answered" }),
+  replayed: Type.Optional(Type.Boolean()),
+  order: Type.Optional(Order),
+  error: Type.Optional(ErrorObject),
+});
+export type ImportResult = Static<typeof ImportResult>;
+
+export const ImportAnswer = Type.Object({ results: Type.Array(ImportResult, { description: 'one per order, in the order sent' }) });

@@ -1,0 +1,48 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { EngineError } from '../../domain/errors';
+import type { EngineContext } from '../../use-cases/context';
+import { importOrders } from '../../use-cases/import-orders';
+import { errorBody } from '../error-handler';
+import { replies } from '../../contract/common';
+import { Capabilities, EXTENSIONS, IMPORT_BATCH_LIMIT, ImportAnswer, ImportBody, type ImportResult } from '../../contract/import';
+
+/**
+ * What makes an engine a hub (contract §10): GET /capabilities, public, so a terminal can tell a hub from a
+ * plain v3 service before it sends anything, and POST /orders/import, a terminal's orders in one request.
+ */
+export const hubRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = async (app, { ctx }) => {
+  app.get(
+    '/capabilities',
+    { schema: { tags: ['system'], summary: 'The extensions this engine offers beyond v3; needs no key', response: replies(200, Capabilities) } },
+    async () => ({ data: { extensions: [...EXTENSIONS], limits: { importBatch: IMPORT_BATCH_LIMIT } } }),
+  );
+
+  app.post(
+    '/orders/import',
+    {
+      config: { scope: 'orders:import' },
+      schema: {
+        tags: ['orders'],
+        summary: "Import a terminal's orders: up to 100, each created whole or refused whole, with a result per order",
+        description:
+          'Each order is checked and created exactly as POST /carts, extras, vouchers and POST /orders with `payment: { method: "external", reference }` ' +
+          'would, in one transaction, with no hold left behind when it is refused. The answer is 200 with one result per order, in the order sent: ' +
+          '`status` 201 with the `order`, or the status and `error` (the v3 error object, `param` under `orders[i]`) of the refusal. ' +
+          'A repeated `idempotencyKey` with the same `reference` — or the same `reference` under any key — answers the first import\'s order ' +
+          'with `replayed: true`, for good (not only 24 hours); the same key with another reference is 409 IDEMPOTENCY_KEY_REUSED.',
+        body: ImportBody,
+        response: replies(200, ImportAnswer),
+      },
+    },
+    async (request) => {
+      if (request.apiKeyId === undefined) throw new EngineError('INVALID_API_KEY');
+      const outcomes = importOrders(ctx, { id: request.apiKeyId, scopes: request.apiKeyScopes ?? [] }, request.body);
+      const results = outcomes.map((outcome): ImportResult => {
+        const named = { reference: outcome.reference, idempotencyKey: outcome.idempotencyKey };
+        if ('error' in outcome) return { ...named, status: outcome.error.status, error: errorBody(outcome.error, request).error };
+        return { ...named, status: 201, ...(outcome.replayed && { replayed: true }), order: outcome.order };
+      });
+      return { data: { results } };
+    },
+  );
+};

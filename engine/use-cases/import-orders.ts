@@ -1,0 +1,82 @@
+import { EngineError } from '../domain/errors';
+import type { ImportBody, ImportOrder } from '../contract/import';
+import type { Order } from '../contract/order';
+import { immediate } from '../store/db';
+import { addExtras } from './add-extras';
+import { beginCheckout } from './checkout-begin';
+import { settleCheckout } from './checkout-settle';
+import type { EngineContext } from './context';
+import { createCart } from './create-cart';
+import { orderView } from './order-view';
+import { applyVoucher } from './vouchers';
+
+/**
+ * POST /orders/import (contract §10, hub only): a terminal's orders, each made exactly as the cart flow
+ * would — cart, extras, vouchers, checkout with its `external` payment — inside one savepoint of one
+ * transaction for the whole batch. An order either exists whole or not at all (no hold is left behind);
+ * a refusal answers the error POST /carts or POST /orders would have. A repeated Idempotency-Key, or the
+ * same reference under any key, answers the order of the first import, however long ago.
+ */
+
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+export type ImportOutcome = {
+  readonly reference: string;
+  readonly idempotencyKey: string;
+} & ({ readonly order: Order; readonly replayed: boolean } | { readonly error: EngineError });
+
+export function importOrders(ctx: EngineContext, apiKey: { id: string; scopes: readonly string[] }, body: ImportBody): ImportOutcome[] {
+  const now = ctx.now();
+  return immediate(ctx.db, () =>
+    body.orders.map((order, index): ImportOutcome => {
+      const named = { reference: order.reference, idempotencyKey: order.idempotencyKey };
+      try {
+        return { ...named, ...ctx.db.transaction(() => importOne(ctx, apiKey, order, now))() };
+      } catch (error) {
+        if (!(error instanceof EngineError)) throw error;
+        return { ...named, error: within(error, `orders[${index}]`) };
+      }
+    }),
+  );
+}
+
+function importOne(ctx: EngineContext, apiKey: { id: string; scopes: readonly string[] }, order: ImportOrder, now: number) {
+  if (!UUID_V4.test(order.idempotencyKey)) throw new EngineError('INVALID_IDEMPOTENCY_KEY', { param: 'idempotencyKey' });
+  const key = order.idempotencyKey.toLowerCase();
+  const earlier = ctx.imports.byKey(apiKey.id, key);
+  if (earlier && earlier.reference !== order.reference) throw new EngineError('IDEMPOTENCY_KEY_REUSED', { param: 'idempotencyKey' });
+  const known = earlier ?? ctx.imports.byReference(order.reference);
+  if (known) return { order: readOrder(ctx, known.orderId), replayed: true };
+
+  const cart = createCart(ctx, { items: order.items, ...(order.currency !== undefined && { currency: order.currency }) });
+  if (order.extras !== undefined && order.extras.length > 0) addExtras(ctx, cart.id, { items: order.extras });
+  for (const code of order.vouchers ?? []) applyVoucher(ctx, cart.id, code);
+  const start = beginCheckout(
+    ctx,
+    {
+      apiKeyId: apiKey.id,
+      apiKeyScopes: apiKey.scopes,
+      idempotencyKey: key,
+      body: { cartId: cart.id, expectedTotal: order.expectedTotal, payment: { method: 'external', reference: order.reference } },
+    },
+    now,
+  );
+  // The key names a checkout of another cart (POST /orders): beginCheckout refused it already.
+  if (start.kind === 'replay') throw new EngineError('IDEMPOTENCY_KEY_REUSED', { param: 'idempotencyKey' });
+  const settled = settleCheckout(ctx, start.attempt, { status: 'approved' }, now);
+  if ('error' in settled) throw settled.error;
+  ctx.imports.record({ apiKeyId: apiKey.id, idempotencyKey: key, reference: order.reference, orderId: settled.order.id }, now);
+  return { order: settled.order, replayed: false };
+}
+
+function readOrder(ctx: EngineContext, orderId: string): Order {
+  const row = ctx.orders.get(orderId);
+  if (!row) throw new Error(`imported order ${orderId} is missing`);
+  return orderView(row, ctx.orders.tickets([orderId]), ctx.orders.giftCards([orderId]));
+}
+
+/** The error with its param under the order it concerns, e.g. `orders[3].items[0].quantity`. */
+function within(error: EngineError, prefix: string): EngineError {
+  const param = error.param === undefined ? prefix : `${prefix}.${error.param}`;
+  return new EngineError(error.code, { param, ...(error.details !== undefined && { details: error.details }) });
+}
