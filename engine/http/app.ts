@@ -78,8 +78,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(voucherRoutes, { ctx: options.ctx });
       await api.register(orderRoutes, { ctx: options.ctx });
       if (options.capabilities !== false) await api.register(hubRoutes, { ctx: options.ctx });
+      if (options.capabilities !== false) await api.register(allocationRoutes, { ctx: options.ctx });
       await api.register(syncRoutes, { ctx: options.ctx, worker: options.sync });
-      await api.register(allocationRoutes, { ctx: options.ctx });
     },
     { prefix: '/api/v3' },
   );

@@ -7,7 +7,7 @@ import { beginCheckout } from './checkout-begin';
 import { settleCheckout } from './checkout-settle';
 import type { EngineContext } from './context';
 import { createCart } from './create-cart';
-import { orderView } from './order-view';
+import { orderViews } from './order-view';
 import { applyVoucher } from './vouchers';
 
 /**
@@ -48,7 +48,7 @@ function importOne(ctx: EngineContext, apiKey: { id: string; scopes: readonly st
   const known = earlier ?? ctx.imports.byReference(order.reference);
   if (known) return { order: readOrder(ctx, known.orderId), replayed: true };
 
-  const cart = createCart(ctx, { items: order.items, ...(order.currency !== undefined && { currency: order.currency }) });
+  const cart = createCart(ctx, { items: order.items, ...(order.currency !== undefined && { currency: order.currency }) }, apiKey.id);
   if (order.extras !== undefined && order.extras.length > 0) addExtras(ctx, cart.id, { items: order.extras });
   for (const code of order.vouchers ?? []) applyVoucher(ctx, cart.id, code);
   const start = beginCheckout(
@@ -72,7 +72,9 @@ function importOne(ctx: EngineContext, apiKey: { id: string; scopes: readonly st
 function readOrder(ctx: EngineContext, orderId: string): Order {
   const row = ctx.orders.get(orderId);
   if (!row) throw new Error(`imported order ${orderId} is missing`);
-  return orderView(row, ctx.orders.tickets([orderId]), ctx.orders.giftCards([orderId]));
+  const [view] = orderViews(ctx, [row]);
+  if (!view) throw new Error(`imported order ${orderId} has no view`);
+  return view;
 }
 
 /** The error with its param under the order it concerns, e.g. `orders[3].items[0].quantity`. */

@@ -105,6 +105,18 @@ describe('POST /allocations', () => {
     expect((await h.request<AllocationsAnswer>('GET', '/allocations', { key: till })).body.data.allocations).toEqual([]);
   });
 
+  it('an order a terminal imports (POST /orders/import) uses up its allocation in the same transaction', async () => {
+    const { hub: h, till } = await hub({ floor: 5, seats: 1 });
+    await post(h, till, [floor(5)]);
+    const imported = await h.request<{ data: { results: { status: number }[] } }>('POST', '/orders/import', {
+      key: till,
+      body: { orders: [{ idempotencyKey: crypto.randomUUID(), reference: 'till-ord-1', items: [line(5)], expectedTotal: { amount: 5 * ALLOC.floor.price, currency: 'EUR' } }] },
+    });
+    expect(imported.body.data.results[0]?.status).toBe(201);
+    expect((await h.request<AllocationsAnswer>('GET', '/allocations', { key: till })).body.data.allocations).toEqual([]);
+    expect(await available(h, 'floor')).toBe(0);
+  });
+
   it('replays an answer for the same key and body; refuses the key with another body', async () => {
     const { hub: h, till } = await hub();
     const key = crypto.randomUUID();
