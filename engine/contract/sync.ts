@@ -15,10 +15,17 @@ export type SyncConflict = Static<typeof SyncConflict>;
 
 export const SyncStatus = Type.Object({
   upstream: Type.Union([Type.String(), Type.Null()], { description: 'null: standalone' }),
-  online: Type.Union([Type.Boolean(), Type.Null()]),
+  upstreamKind: Type.Union([Type.Literal('hub'), Type.Literal('v3'), Type.Null()], {
+    description: 'hub: a Kassa engine that takes whole orders in one request (GET /capabilities); v3: any other v3 service (the cart flow); null: not known yet',
+  }),
+  online: Type.Union([Type.Boolean(), Type.Null()], { description: 'false: the upstream has answered nothing for a while (5xx or silence)' }),
   lastSuccessAt: Type.Union([Type.String(), Type.Null()]),
   lastError: Type.Union([Type.String(), Type.Null()]),
+  keyRejected: Type.Boolean({ description: 'the upstream refuses the sync key (401) or its scope (403): nothing goes until an admin fixes the key' }),
   waiting: Type.Integer({ description: 'outbox entries not yet delivered' }),
+  oldestWaitingSeconds: Type.Union([Type.Integer(), Type.Null()], { description: 'age of the oldest entry waiting; null when none waits' }),
+  deliveryRate: Type.Number({ description: 'entries delivered per second over the last minute (one decimal)' }),
+  estimatedSecondsLeft: Type.Union([Type.Integer(), Type.Null()], { description: 'waiting ÷ deliveryRate; 0 when none waits, null when nothing is moving' }),
   conflicts: Type.Array(SyncConflict),
 });
 export type SyncStatus = Static<typeof SyncStatus>;

@@ -30,6 +30,15 @@ const COLUMNS = `id, kind, order_id AS orderId, state, idempotency_key AS idempo
 export function createOutboxRepo(db: Db) {
   const insert = db.prepare<[string, string, string, number]>('INSERT INTO outbox (kind, order_id, idempotency_key, created_at) VALUES (?, ?, ?, ?)');
   const next = db.prepare<[], OutboxRow>(`SELECT ${COLUMNS} FROM outbox WHERE state = 'pending' ORDER BY id LIMIT 1`);
+  // Due entries in the order made, but never one whose order has an earlier entry still waiting (a
+  // cancellation waits for its order).
+  const ready = db.prepare<[number, number], OutboxRow>(`SELECT ${COLUMNS} FROM outbox o WHERE state = 'pending' AND next_attempt_at <= ?
+    AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.order_id = o.order_id AND p.id < o.id AND p.state = 'pending')
+    ORDER BY id LIMIT ?`);
+  const nextDue = db.prepare<[], { at: number | null }>(`SELECT MIN(next_attempt_at) AS at FROM outbox WHERE state = 'pending'`);
+  const oldest = db.prepare<[], { createdAt: number }>(`SELECT created_at AS createdAt FROM outbox WHERE state = 'pending' ORDER BY id LIMIT 1`);
+  const deliveredSince = db.prepare<[number], { n: number; first: number | null }>(
+    `SELECT COUNT(*) AS n, MIN(delivered_at) AS first FROM outbox WHERE delivered_at IS NOT NULL AND delivered_at > ?`);
   const byId = db.prepare<[number], OutboxRow>(`SELECT ${COLUMNS} FROM outbox WHERE id = ?`);
   const orderEntry = db.prepare<[string], OutboxRow>(`SELECT ${COLUMNS} FROM outbox WHERE order_id = ? AND kind = 'order'`);
   const conflicts = db.prepare<[], OutboxRow>(`SELECT ${COLUMNS} FROM outbox WHERE state = 'conflict' ORDER BY id`);
@@ -50,6 +59,14 @@ export function createOutboxRepo(db: Db) {
   return {
     add: (kind: OutboxRow['kind'], orderId: string, now: number) => void insert.run(kind, orderId, randomUUID(), now),
     next: () => next.get(),
+    /** up to `limit` entries due at `now` that may go now, oldest first */
+    ready: (now: number, limit: number) => ready.all(now, limit),
+    /** when the earliest waiting entry is due (undefined: nothing waits) */
+    nextDue: () => nextDue.get()?.at ?? undefined,
+    /** when the oldest waiting entry was made (undefined: nothing waits) */
+    oldestWaiting: () => oldest.get()?.createdAt,
+    /** entries delivered after `since`, and when the first of them was */
+    deliveredSince: (since: number) => deliveredSince.get(since) ?? { n: 0, first: null },
     get: (id: number) => byId.get(id),
     orderEntry: (orderId: string) => orderEntry.get(orderId),
     conflicts: () => conflicts.all(),

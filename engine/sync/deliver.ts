@@ -4,11 +4,15 @@ import type { OutboxRow } from '../store/outbox-repo';
 import { immediate } from '../store/db';
 import { readOrder } from '../use-cases/cancel-order';
 import type { EngineContext } from '../use-cases/context';
-import { dataOf, errorOf, type Upstream, type UpstreamAnswer } from './upstream';
+import type { Channel } from './channel';
+import { refused, type Delivery } from './refusal';
+import { dataOf, errorOf } from './upstream';
+
+export type { Delivery };
 
 /**
- * Delivers one outbox entry through the upstream's own v3 interface, so that every retry — after a lost
- * answer, a timeout or a crash — lands on the same upstream order:
+ * Delivers one outbox entry through the upstream's own v3 interface — the cart flow, which any v3 service
+ * speaks — so that every retry (after a lost answer, a timeout or a crash) lands on the same upstream order:
  *  1. the upstream cart is created once and its id recorded before anything else (a lost answer here
  *     leaves at most an orphan hold upstream; until it lapses, the stock it holds is waited for rather
  *     than taken for a conflict);
@@ -24,16 +28,11 @@ import { dataOf, errorOf, type Upstream, type UpstreamAnswer } from './upstream'
  */
 export const ORPHAN_HOLD_GRACE_MS = 30 * 60 * 1000;
 
-export type Delivery =
-  | { readonly kind: 'delivered'; readonly upstreamOrderId: string | null }
-  | { readonly kind: 'retry'; readonly reason: string; readonly afterSeconds?: number; readonly newCart?: boolean; readonly offline?: boolean }
-  | { readonly kind: 'conflict'; readonly code: string; readonly message: string };
-
-export async function deliver(ctx: EngineContext, upstream: Upstream, entry: OutboxRow): Promise<Delivery> {
+export async function deliverEntry(ctx: EngineContext, upstream: Channel, entry: OutboxRow): Promise<Delivery> {
   return entry.kind === 'order' ? deliverOrder(ctx, upstream, entry) : deliverCancel(ctx, upstream, entry);
 }
 
-async function deliverOrder(ctx: EngineContext, upstream: Upstream, entry: OutboxRow): Promise<Delivery> {
+async function deliverOrder(ctx: EngineContext, upstream: Channel, entry: OutboxRow): Promise<Delivery> {
   const order = readOrder(ctx, entry.orderId);
   // Cancelled here before it ever reached the upstream (e.g. a conflict sent again later): nothing to send.
   if (order.status === 'cancelled' && entry.upstreamOrderId === null) return { kind: 'delivered', upstreamOrderId: null };
@@ -47,11 +46,11 @@ async function deliverOrder(ctx: EngineContext, upstream: Upstream, entry: Outbo
     const items = order.items
       .filter((item) => item.type !== 'extra')
       .map((item) => ({ occurrenceId: item.occurrenceId, inventoryItemId: item.inventoryItemId, priceOptionId: item.priceOptionId, quantity: item.quantity }));
-    const created = await upstream.post('/carts', { items, currency: order.currency });
+    const created = await upstream.post('/carts', { items, currency: order.currency }, { repeatable: true });
     const cart = created.status === 201 ? dataOf<Cart>(created) : undefined;
     if (!cart) {
       const mayBeOurOwnHold = earlierAttempt !== null && now - earlierAttempt < ORPHAN_HOLD_GRACE_MS && errorOf(created)?.code === 'INVENTORY_EXHAUSTED';
-      if (mayBeOurOwnHold) return { kind: 'retry', reason: 'stock upstream may still be held by an earlier cart of this order' };
+      if (mayBeOurOwnHold) return { kind: 'retry', reason: 'stock upstream may still be held by an earlier cart of this order', afterSteps: 4 };
       return refused(created);
     }
     cartId = cart.id;
@@ -65,7 +64,7 @@ async function deliverOrder(ctx: EngineContext, upstream: Upstream, entry: Outbo
   const placed = await upstream.post(
     '/orders',
     { cartId, expectedTotal: order.total, payment: { method: 'external', reference: order.id } },
-    entry.idempotencyKey,
+    { idempotencyKey: entry.idempotencyKey },
   );
   const upstreamOrder = placed.status === 201 ? dataOf<Order>(placed) : undefined;
   if (upstreamOrder) return { kind: 'delivered', upstreamOrderId: upstreamOrder.id };
@@ -73,7 +72,7 @@ async function deliverOrder(ctx: EngineContext, upstream: Upstream, entry: Outbo
 }
 
 /** Brings the upstream cart's extras and vouchers to the local order's; undefined when it is ready. */
-async function shapeCart(ctx: EngineContext, upstream: Upstream, cartId: string, order: Order): Promise<Delivery | undefined> {
+async function shapeCart(ctx: EngineContext, upstream: Channel, cartId: string, order: Order): Promise<Delivery | undefined> {
   const read = await upstream.get(`/carts/${encodeURIComponent(cartId)}`);
   const cart = read.status === 200 ? dataOf<Cart>(read) : undefined;
   if (!cart) return refused(read);
@@ -83,46 +82,24 @@ async function shapeCart(ctx: EngineContext, upstream: Upstream, cartId: string,
     if (line?.quantity === item.quantity) continue;
     const answer = line
       ? await upstream.patch(`/carts/${encodeURIComponent(cartId)}/items/${encodeURIComponent(line.id)}`, { quantity: item.quantity })
-      : await upstream.post(`/carts/${encodeURIComponent(cartId)}/items`, { items: [{ extraId: item.extraId, quantity: item.quantity }] });
+      : await upstream.post(`/carts/${encodeURIComponent(cartId)}/items`, { items: [{ extraId: item.extraId, quantity: item.quantity }] }, { repeatable: false });
     if (answer.status !== 200) return refused(answer);
   }
   const held = new Set(cart.vouchers.map((voucher) => voucher.code));
   for (const code of ctx.carts.voucherCodes(order.cartId)) {
     if (held.has(code)) continue;
-    const answer = await upstream.post(`/carts/${encodeURIComponent(cartId)}/vouchers`, { code });
+    const answer = await upstream.post(`/carts/${encodeURIComponent(cartId)}/vouchers`, { code }, { repeatable: true });
     if (answer.status !== 200) return refused(answer);
   }
   return undefined;
 }
 
-async function deliverCancel(ctx: EngineContext, upstream: Upstream, entry: OutboxRow): Promise<Delivery> {
+async function deliverCancel(ctx: EngineContext, upstream: Channel, entry: OutboxRow): Promise<Delivery> {
   const placed = ctx.outbox.orderEntry(entry.orderId);
-  if (placed?.state === 'pending') return { kind: 'retry', reason: 'the order itself has not reached the upstream yet' };
+  if (placed?.state === 'pending') return { kind: 'retry', reason: 'the order itself has not reached the upstream yet', afterSteps: 1 };
   // An order that never reached the upstream (a resolved conflict) has nothing there to cancel.
   if (!placed?.upstreamOrderId) return { kind: 'delivered', upstreamOrderId: null };
-  const answer = await upstream.post(`/orders/${encodeURIComponent(placed.upstreamOrderId)}/cancel`);
+  const answer = await upstream.post(`/orders/${encodeURIComponent(placed.upstreamOrderId)}/cancel`, {}, { repeatable: true });
   if (answer.status === 200) return { kind: 'delivered', upstreamOrderId: placed.upstreamOrderId };
   return refused(answer);
-}
-
-/**
- * What an answer other than success means: the upstream is down or busy (retry, with backoff, or after
- * Retry-After), the upstream cart is gone (start again with a new cart), the order is already there
- * (delivered), or a refusal for good (the conflict inbox — never dropped, never retried blindly).
- */
-function refused(answer: UpstreamAnswer): Delivery {
-  const error = errorOf(answer);
-  if (answer.status === 0) return { kind: 'retry', reason: 'upstream unreachable', offline: true };
-  if (answer.status >= 500) return { kind: 'retry', reason: `upstream answered ${answer.status}${error ? ` ${error.code}` : ''}`, offline: true };
-  if (answer.status === 429) return { kind: 'retry', reason: 'rate limited', afterSeconds: answer.retryAfter ?? 1 };
-  if (error?.code === 'CART_ALREADY_ORDERED') {
-    const orderId = error.details.orderId;
-    return { kind: 'delivered', upstreamOrderId: typeof orderId === 'string' ? orderId : null };
-  }
-  if (answer.status === 410) return { kind: 'retry', reason: 'the upstream cart expired: a new one', afterSeconds: 0, newCart: true };
-  if (error?.code === 'IDEMPOTENCY_KEY_IN_PROGRESS' || error?.code === 'CART_CHECKOUT_IN_PROGRESS') return { kind: 'retry', reason: error.code };
-  if (answer.status === 401 || error?.code === 'INSUFFICIENT_PERMISSIONS') {
-    return { kind: 'retry', reason: `the upstream refused the sync key (${error?.code ?? answer.status})`, afterSeconds: 60 };
-  }
-  return { kind: 'conflict', code: error?.code ?? `HTTP_${answer.status}`, message: error?.message ?? '' };
 }

@@ -12,6 +12,8 @@ export interface UpstreamOptions {
   readonly url: string;
   readonly key: string;
   readonly timeoutMs?: number;
+  /** aborts every request in flight (the worker stopping) */
+  readonly signal?: AbortSignal;
 }
 
 export function createUpstream(options: UpstreamOptions) {
@@ -25,7 +27,9 @@ export function createUpstream(options: UpstreamOptions) {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
+        signal: options.signal
+          ? AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs ?? 15_000)])
+          : AbortSignal.timeout(options.timeoutMs ?? 15_000),
       });
       const text = await response.text();
       const seconds = Number(response.headers.get('retry-after'));

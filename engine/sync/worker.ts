@@ -1,135 +1,237 @@
-import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import Value from 'typebox/value';
-import { CatalogDocument } from '../contract/catalog';
+import { IMPORT_BATCH_LIMIT } from '../contract/import';
 import { immediate } from '../store/db';
-import { importCatalog } from '../use-cases/catalog';
+import type { OutboxRow } from '../store/outbox-repo';
 import type { EngineContext } from '../use-cases/context';
-import { deliver } from './deliver';
-import { createUpstream, dataOf } from './upstream';
+import { createChannel } from './channel';
+import { deliverEntry } from './deliver';
+import { deliverBatch } from './deliver-import';
+import { pullCatalog } from './pull';
+import type { Delivery } from './refusal';
+import { DEFAULT_RETRY, createRetrier, systemClock } from './retry';
+import { createUpstream } from './upstream';
 
 /**
- * The one sync worker: pulls the catalog down (at start, then every `pullIntervalMs` while online) and
- * drains the outbox in order. Retries follow spec §7.4 — 1 s, 2 s, 4 s on 5xx and network failures, then
- * longer while the upstream stays down (up to a minute), Retry-After on 429 — and a 4xx refusal goes to the
- * conflict inbox rather than being retried blindly.
+ * The one sync worker of a terminal (contract §10). It asks the upstream what it is (GET /capabilities: a
+ * Kassa hub takes whole orders in one request, a plain v3 service the cart flow), pulls the catalog down
+ * (at start, then every `pullIntervalMs`), and drains the outbox: up to `concurrency` deliveries at once —
+ * to a hub, batches of up to 100 orders — while each order's own entries go one after the other (a
+ * cancellation waits for its order). Every request follows the retry rules of retry.ts; a refusal for good
+ * goes to the conflict inbox and the entries behind it go on.
  */
 export interface SyncOptions {
   readonly url: string;
   readonly key: string;
   readonly pullIntervalMs?: number;
-  /** the first backoff step (spec: 1 s); tests shorten it */
+  /** the first backoff step (spec: 1 s); every wait of the retry rules scales with it */
   readonly retryBaseMs?: number;
   /** how often an idle worker looks for new entries */
   readonly pollMs?: number;
+  /** deliveries in flight at once (default 4) */
+  readonly concurrency?: number;
 }
 
 export interface SyncStatus {
   online: boolean | null;
   lastSuccessAt: string | null;
   lastError: string | null;
+  /** the upstream refuses the sync key (401) or its scope (403): nothing goes until an admin fixes it */
+  keyRejected: boolean;
+  /** what the upstream turned out to be: a Kassa hub, a plain v3 service, or not known yet */
+  upstreamKind: 'hub' | 'v3' | null;
 }
 
-const BACKOFF = [1, 2, 4, 8, 16, 30, 60];
+/** How long everything waits, in base steps, after the upstream refused the key: an admin has to act. */
+const KEY_REJECTED_STEPS = 60;
 
 export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger: FastifyBaseLogger) {
-  const upstream = createUpstream({ url: options.url, key: options.key });
-  const base = options.retryBaseMs ?? 1000;
+  const stopping = new AbortController();
+  const upstream = createUpstream({ url: options.url, key: options.key, signal: stopping.signal });
+  const policy = { ...DEFAULT_RETRY, baseMs: options.retryBaseMs ?? DEFAULT_RETRY.baseMs };
+  const retrier = createRetrier(policy, { now: ctx.now, sleep: systemClock.sleep });
+  const channel = createChannel(upstream, retrier, stopping.signal);
   const poll = options.pollMs ?? 1000;
   const pullEvery = options.pullIntervalMs ?? 60_000;
-  const status: SyncStatus = { online: null, lastSuccessAt: ctx.outbox.state('last_success_at') ?? null, lastError: null };
+  const concurrency = Math.max(1, options.concurrency ?? 4);
+  const status: SyncStatus = { online: null, lastSuccessAt: ctx.outbox.state('last_success_at') ?? null, lastError: null, keyRejected: false, upstreamKind: null };
+  let batchLimit = IMPORT_BATCH_LIMIT;
   let nextPullAt = 0;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let stopped = false;
+  let pulling = false;
+  const inFlight = new Set<string>();
+  const jobs = new Set<Promise<void>>();
+  let deliveries = 0;
+  let wake: () => void = () => undefined;
 
-  const succeeded = () => {
+  const answered = (now: number) => {
     status.online = true;
     status.lastError = null;
-    status.lastSuccessAt = new Date(ctx.now()).toISOString();
-    immediate(ctx.db, () => ctx.outbox.setState('last_success_at', status.lastSuccessAt ?? ''));
+    if (status.keyRejected) logger.info('the upstream accepts the sync key again');
+    status.keyRejected = false;
+    status.lastSuccessAt = new Date(now).toISOString();
   };
-  const failed = (reason: string, reachable: boolean) => {
-    status.online = reachable;
+  const failed = (reason: string, keyRejected = false) => {
     status.lastError = reason;
+    // Offline means the upstream answers nothing; a refusal or a lost answer now and then is not offline.
+    if (retrier.streak() > 0) status.online = false;
+    if (keyRejected) {
+      status.online = true;
+      if (!status.keyRejected) logger.error({ upstream: options.url, reason }, 'the upstream refuses the sync key: orders wait until it is fixed');
+      status.keyRejected = true;
+      retrier.pause(KEY_REJECTED_STEPS * policy.baseMs);
+    }
   };
 
-  async function pullCatalog(): Promise<void> {
-    const answer = await upstream.get('/catalog');
-    const doc = answer.status === 200 ? dataOf<unknown>(answer) : undefined;
-    if (doc === undefined || !Value.Check(CatalogDocument, doc)) {
-      failed(`catalog pull: upstream answered ${answer.status}`, answer.status > 0 && answer.status < 500);
-      nextPullAt = ctx.now() + (answer.retryAfter !== undefined ? answer.retryAfter * 1000 : Math.min(pullEvery, 5 * base));
-      return;
+  async function pull(): Promise<void> {
+    const result = await pullCatalog(ctx, channel, logger);
+    const now = ctx.now();
+    if (result.kind !== undefined) {
+      status.upstreamKind = result.kind;
+      if (result.batchLimit !== undefined) batchLimit = Math.min(IMPORT_BATCH_LIMIT, result.batchLimit);
     }
-    const hash = createHash('sha256').update(JSON.stringify(doc)).digest('hex');
-    if (hash !== ctx.outbox.state('catalog_hash')) {
-      importCatalog(ctx, doc);
-      immediate(ctx.db, () => ctx.outbox.setState('catalog_hash', hash));
-      logger.info('catalog pulled from upstream');
+    if (result.ok) {
+      answered(now);
+      immediate(ctx.db, () => ctx.outbox.setState('last_success_at', status.lastSuccessAt ?? ''));
+      nextPullAt = now + pullEvery;
+    } else {
+      failed(result.reason, result.keyRejected);
+      nextPullAt = result.offline ? retrier.gate() : now + Math.min(pullEvery, 5 * policy.baseMs);
     }
-    succeeded();
-    nextPullAt = ctx.now() + pullEvery;
   }
 
-  /** Delivers entries in order until the outbox is empty or the head must wait; answers the wait in ms. */
-  async function drain(): Promise<number> {
-    for (;;) {
-      if (stopped) return poll;
-      const entry = ctx.outbox.next();
-      if (!entry) return poll;
-      const wait = entry.nextAttemptAt - ctx.now();
-      if (wait > 0) return Math.min(wait, poll);
-      const outcome = await deliver(ctx, upstream, entry);
-      const now = ctx.now();
-      if (outcome.kind === 'delivered') {
-        immediate(ctx.db, () => ctx.outbox.delivered(entry.id, outcome.upstreamOrderId, now));
-        succeeded();
-      } else if (outcome.kind === 'conflict') {
-        immediate(ctx.db, () => ctx.outbox.conflict(entry.id, outcome.code, outcome.message, now));
-        // The upstream cart made for it holds stock there: give it back (best effort; it would time out).
-        const heldUpstream = ctx.outbox.get(entry.id)?.upstreamCartId;
-        if (heldUpstream) await upstream.delete(`/carts/${encodeURIComponent(heldUpstream)}`);
-        logger.warn({ entry: entry.id, order: entry.orderId, code: outcome.code }, 'sync conflict: kept for staff');
-        succeeded();
-      } else {
-        const step = outcome.afterSeconds !== undefined ? outcome.afterSeconds * 1000 : (BACKOFF[Math.min(entry.attempts, BACKOFF.length - 1)] ?? 60) * base;
-        immediate(ctx.db, () => {
-          if (outcome.newCart) ctx.outbox.setUpstreamCart(entry.id, null);
-          ctx.outbox.retryLater(entry.id, now + step, outcome.reason);
-        });
-        failed(outcome.reason, outcome.offline !== true);
-        if (step > 0) return Math.min(step, poll);
+  /** The next delivery that may start: a batch of orders for a hub, otherwise one entry. */
+  function nextJob(now: number): OutboxRow[] | undefined {
+    const ready = ctx.outbox.ready(now, batchLimit + inFlight.size).filter((entry) => !inFlight.has(entry.orderId));
+    const [first] = ready;
+    if (!first) return undefined;
+    // An entry that began the cart flow (an upstream cart recorded or attempted) finishes it.
+    const importable = (entry: OutboxRow) => entry.kind === 'order' && entry.upstreamCartId === null && entry.cartAttemptedAt === null;
+    if (status.upstreamKind !== 'hub' || !importable(first)) return [first];
+    const batch: OutboxRow[] = [];
+    const orders = new Set<string>();
+    for (const entry of ready) {
+      if (batch.length >= batchLimit) break;
+      if (importable(entry) && !orders.has(entry.orderId)) {
+        batch.push(entry);
+        orders.add(entry.orderId);
       }
     }
+    return batch;
   }
 
-  async function tick(): Promise<void> {
-    let wait = poll;
-    try {
-      if (ctx.now() >= nextPullAt) await pullCatalog();
-      wait = await drain();
-    } catch (error) {
-      logger.error({ err: error }, 'sync worker failed; trying again');
-      failed(error instanceof Error ? error.message : String(error), status.online ?? false);
-    }
-    if (!stopped) timer = setTimeout(run, wait);
+  async function run(job: readonly OutboxRow[]): Promise<void> {
+    const [single] = job;
+    const outcomes = status.upstreamKind === 'hub' && job.length >= 1 && job.every((entry) => entry.kind === 'order' && entry.upstreamCartId === null && entry.cartAttemptedAt === null)
+      ? await deliverBatch(ctx, channel, job)
+      : new Map(single ? [[single.id, await deliverEntry(ctx, channel, single)]] : []);
+    record(job, outcomes);
   }
 
-  function run(): void {
-    running = tick().finally(() => {
-      running = undefined;
+  function record(job: readonly OutboxRow[], outcomes: ReadonlyMap<number, Delivery>): void {
+    const now = ctx.now();
+    const conflicts: { entry: OutboxRow; cartId: string | null; code: string }[] = [];
+    let progress = false;
+    let problem: Extract<Delivery, { kind: 'retry' }> | undefined;
+    immediate(ctx.db, () => {
+      for (const entry of job) {
+        const outcome = outcomes.get(entry.id) ?? { kind: 'retry', reason: 'not attempted' };
+        if (outcome.kind === 'delivered') {
+          ctx.outbox.delivered(entry.id, outcome.upstreamOrderId, now);
+          progress = true;
+        } else if (outcome.kind === 'conflict') {
+          const cartId = ctx.outbox.get(entry.id)?.upstreamCartId ?? null;
+          ctx.outbox.conflict(entry.id, outcome.code, outcome.message, now);
+          conflicts.push({ entry, cartId, code: outcome.code });
+          progress = true;
+        } else {
+          if (outcome.newCart) ctx.outbox.setUpstreamCart(entry.id, null);
+          const at = Math.max(now + (outcome.afterSteps ?? 0) * policy.baseMs, retrier.gate());
+          ctx.outbox.retryLater(entry.id, at, outcome.reason);
+          problem ??= outcome;
+        }
+      }
+      if (progress) ctx.outbox.setState('last_success_at', new Date(now).toISOString());
     });
+    if (progress) answered(now);
+    if (problem) {
+      failed(problem.reason, problem.keyRejected);
+      if (problem.rediscover) nextPullAt = 0;
+    }
+    for (const { entry, cartId, code } of conflicts) {
+      logger.warn({ entry: entry.id, order: entry.orderId, code }, 'sync conflict: kept for staff');
+      // The upstream cart made for it holds stock there: give it back (best effort; it would time out).
+      if (cartId) void upstream.delete(`/carts/${encodeURIComponent(cartId)}`);
+    }
   }
 
-  run();
+  function start(job: OutboxRow[]): void {
+    for (const entry of job) inFlight.add(entry.orderId);
+    deliveries++;
+    const running: Promise<void> = run(job)
+      .catch((error: unknown) => {
+        logger.error({ err: error }, 'sync delivery failed; trying again');
+        status.lastError = error instanceof Error ? error.message : String(error);
+      })
+      .finally(() => {
+        for (const entry of job) inFlight.delete(entry.orderId);
+        deliveries--;
+        jobs.delete(running);
+        wake();
+      });
+    jobs.add(running);
+  }
+
+  async function loop(): Promise<void> {
+    while (!stopping.signal.aborted) {
+      const now = ctx.now();
+      const gate = retrier.gate();
+      if (now >= gate && !pulling && (status.upstreamKind === null || now >= nextPullAt)) {
+        pulling = true;
+        const pulled: Promise<void> = pull()
+          .catch((error: unknown) => logger.error({ err: error }, 'catalog pull failed'))
+          .finally(() => {
+            pulling = false;
+            jobs.delete(pulled);
+            wake();
+          });
+        jobs.add(pulled);
+      }
+      let wait = poll;
+      if (now < gate) wait = Math.min(wait, gate - now);
+      else if (status.upstreamKind !== null) {
+        try {
+          while (deliveries < concurrency) {
+            const job = nextJob(now);
+            if (!job) break;
+            start(job);
+          }
+        } catch (error) {
+          logger.error({ err: error }, 'sync worker failed; trying again');
+        }
+        const due = ctx.outbox.nextDue();
+        if (due !== undefined && due > now) wait = Math.min(wait, due - now);
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, Math.max(1, wait));
+        function done() {
+          clearTimeout(timer);
+          wake = () => undefined;
+          resolve();
+        }
+        wake = done;
+        if (stopping.signal.aborted) done();
+      });
+    }
+  }
+
+  const looping = loop();
   return {
     status: (): SyncStatus => ({ ...status }),
     url: options.url,
     async stop(): Promise<void> {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
+      stopping.abort();
+      wake();
+      await looping;
+      await Promise.all([...jobs]);
     },
   };
 }

@@ -11,14 +11,29 @@ export interface SyncSource {
   status(): SyncStatus;
 }
 
+/** The delivery rate is measured over this last stretch of time. */
+export const RATE_WINDOW_MS = 60_000;
+
 export function syncStatus(ctx: EngineContext, worker: SyncSource | undefined) {
   const live = worker?.status();
+  const now = ctx.now();
+  const waiting = ctx.outbox.waiting();
+  const oldest = ctx.outbox.oldestWaiting();
+  const recent = ctx.outbox.deliveredSince(now - RATE_WINDOW_MS);
+  // Entries per second since the first delivery of the window (at least a second): a backlog that began
+  // draining a moment ago shows its real pace, not a minute's average.
+  const rate = recent.n === 0 || recent.first === null ? 0 : recent.n / Math.max(1, (now - recent.first) / 1000);
   return {
     upstream: worker?.url ?? null,
+    upstreamKind: live?.upstreamKind ?? null,
     online: live?.online ?? null,
     lastSuccessAt: live?.lastSuccessAt ?? null,
     lastError: live?.lastError ?? null,
-    waiting: ctx.outbox.waiting(),
+    keyRejected: live?.keyRejected ?? false,
+    waiting,
+    oldestWaitingSeconds: oldest === undefined ? null : Math.max(0, Math.floor((now - oldest) / 1000)),
+    deliveryRate: Math.round(rate * 10) / 10,
+    estimatedSecondsLeft: waiting === 0 ? 0 : rate > 0 ? Math.ceil(waiting / rate) : null,
     conflicts: ctx.outbox.conflicts().map(conflictView),
   };
 }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Cart } from '../helpers/cart-assertions';
-import { FEST, allOrders, importedOrders, outboxOf, sellItem, startPair, waitForStatus, waitForSynced, type Order, type SyncPair } from './harness';
+import { FEST, UPSTREAMS, allOrders, importedOrders, outboxOf, sellItem, startPair, waitForStatus, waitForSynced, type Order, type SyncPair } from './harness';
 
 /** A conflicting order that staff cancel locally is never sent upstream as a sale, even when retried. */
 
@@ -9,9 +9,9 @@ afterEach(async () => {
   await Promise.all(pairs.splice(0).map((pair) => pair.close()));
 });
 
-describe('a refused order cancelled at the desk, then sent again', () => {
+describe.each(UPSTREAMS)('a refused order cancelled at the desk, then sent again ($kind)', ({ kind }) => {
   it('does not reach the upstream as a live sale', async () => {
-    const pair = await startPair({ proxy: { seed: 9, down: true } });
+    const pair = await startPair({ kind, proxy: { seed: 9, down: true } });
     pairs.push(pair);
     const { upstream, kiosk, proxy } = pair;
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Cart } from '../helpers/cart-assertions';
-import { FEST, expectArrivedExactlyOnce, startPair, syncCatalog, waitForStatus, waitForSynced, waitUntil, type Order, type SyncPair } from './harness';
+import { FEST, UPSTREAMS, expectArrivedExactlyOnce, startPair, syncCatalog, waitForStatus, waitForSynced, waitUntil, type Order, type SyncPair } from './harness';
 
 /** Done when #6: a catalog price change upstream reaches the kiosk's next cart. */
 
@@ -11,9 +11,9 @@ afterEach(async () => {
 
 const ADULTS = { occurrenceId: FEST.occurrenceId, inventoryItemId: FEST.field.inventoryItemId, priceOptionId: FEST.field.adult, quantity: 2 };
 
-describe('the catalog pulled from the upstream', () => {
+describe.each(UPSTREAMS)('the catalog pulled from the upstream ($kind)', ({ kind }) => {
   it("a price changed upstream reaches the kiosk's next cart; a cart already held keeps its price", async () => {
-    const pair = await startPair({ proxy: { seed: 6 }, sync: { pullIntervalMs: 200 } });
+    const pair = await startPair({ kind, proxy: { seed: 6 }, sync: { pullIntervalMs: 200 } });
     pairs.push(pair);
     const { upstream, kiosk, proxy } = pair;
     await waitForStatus(kiosk, (status) => status.online === true && status.lastSuccessAt !== null, 10_000, 'the first catalog pull');

@@ -108,6 +108,8 @@ export interface SyncPair {
 
 export interface PairOptions {
   proxy: Omit<FaultProxyOptions, 'target'>;
+  /** hub (default) or a plain v3 upstream */
+  kind?: UpstreamKind;
   upstream?: Partial<EngineOptions>;
   kiosk?: Partial<EngineOptions>;
   /** the kiosk's worker tuning beyond FAST */
@@ -117,7 +119,7 @@ export interface PairOptions {
 /** An upstream engine, the proxy in front of it and a kiosk engine syncing through the proxy; both import the same catalog. */
 export async function startPair(options: PairOptions): Promise<SyncPair> {
   const file = catalogFile();
-  const upstream = await startTestEngine({ catalogFile: file.path, demo: false, ...options.upstream });
+  const upstream = await startTestEngine({ catalogFile: file.path, demo: false, capabilities: options.kind !== 'v3', ...options.upstream });
   const syncKey = upstream.createKey(SYNC_SCOPES);
   const proxy = await startFaultProxy({ target: upstream.url, ...options.proxy });
   const kiosk = await startTestEngine({
@@ -180,11 +182,39 @@ export interface Conflict {
 
 export interface SyncStatus {
   upstream: string | null;
+  upstreamKind: 'hub' | 'v3' | null;
   online: boolean | null;
   lastSuccessAt: string | null;
   lastError: string | null;
+  keyRejected: boolean;
   waiting: number;
+  oldestWaitingSeconds: number | null;
+  deliveryRate: number;
+  estimatedSecondsLeft: number | null;
   conflicts: Conflict[];
+}
+
+/**
+ * The two kinds of upstream every sync test runs against: a Kassa hub (one request per batch of orders)
+ * and a plain v3 service (the cart flow) — a Kassa engine started with its capabilities turned off.
+ */
+export const UPSTREAMS = [
+  { kind: 'hub', capabilities: true },
+  { kind: 'v3', capabilities: false },
+] as const;
+export type UpstreamKind = (typeof UPSTREAMS)[number]['kind'];
+
+/** The proxy route of the request that carries an order upstream: the import for a hub, the checkout otherwise. */
+export const orderRoute = (kind: UpstreamKind): string => (kind === 'hub' ? 'POST /orders/import' : 'POST /orders');
+
+/** Requests relayed that start an order's delivery upstream: imports to a hub, new carts to a plain v3 service. */
+export function deliveriesStarted(proxy: FaultProxy, kind: UpstreamKind): number {
+  return proxy.counters.byRoute[`relayed ${kind === 'hub' ? 'POST /orders/import' : 'POST /carts'}`] ?? 0;
+}
+
+/** Upstream checkouts that created an order: 201 checkouts, or imports answered 200 (each may hold several). */
+export function createdUpstream(proxy: FaultProxy, kind: UpstreamKind): number {
+  return proxy.counters.upstreamStatus[`${orderRoute(kind)} ${kind === 'hub' ? 200 : 201}`] ?? 0;
 }
 
 export async function syncStatus(kiosk: Api): Promise<SyncStatus> {

@@ -1,0 +1,69 @@
+import type { ImportOrder, ImportResult } from '../contract/import';
+import type { Order } from '../contract/order';
+import type { OutboxRow } from '../store/outbox-repo';
+import { readOrder } from '../use-cases/cancel-order';
+import type { EngineContext } from '../use-cases/context';
+import type { Channel } from './channel';
+import { refused, type Delivery } from './refusal';
+import { dataOf, errorOf } from './upstream';
+
+/**
+ * Delivers up to a batch of order entries to a Kassa hub in one request (POST /orders/import, contract
+ * §10): each order whole — items, extras, vouchers, currency, expected total — under the entry's fixed
+ * Idempotency-Key with the local order id as reference. The hub creates each in one transaction or refuses
+ * it whole, and answers a repeat (a lost answer, a crash, any delay) with the order it made the first time.
+ * No cart, so no hold is left upstream when an answer is lost.
+ */
+export async function deliverBatch(ctx: EngineContext, hub: Channel, entries: readonly OutboxRow[]): Promise<Map<number, Delivery>> {
+  const outcomes = new Map<number, Delivery>();
+  const sending: { entry: OutboxRow; body: ImportOrder }[] = [];
+  for (const entry of entries) {
+    const order = readOrder(ctx, entry.orderId);
+    // Cancelled here before it ever reached the upstream: nothing to send.
+    if (order.status === 'cancelled' && entry.upstreamOrderId === null) outcomes.set(entry.id, { kind: 'delivered', upstreamOrderId: null });
+    else sending.push({ entry, body: importOf(ctx, entry, order) });
+  }
+  if (sending.length === 0) return outcomes;
+
+  const answer = await hub.post('/orders/import', { orders: sending.map((item) => item.body) }, { repeatable: true });
+  const results = answer.status === 200 ? dataOf<{ results: ImportResult[] }>(answer)?.results : undefined;
+  if (!results && answer.status === 400 && sending.length > 1) {
+    // The hub refused the request as a whole (one order it cannot even read): each order on its own, so
+    // that only that one lands in the conflict inbox.
+    for (const { entry } of sending) for (const [id, outcome] of await deliverBatch(ctx, hub, [entry])) outcomes.set(id, outcome);
+    return outcomes;
+  }
+  if (!results) {
+    const whole: Delivery =
+      answer.status === 404 && errorOf(answer)?.code !== 'INSUFFICIENT_PERMISSIONS'
+        ? { kind: 'retry', reason: 'the upstream no longer offers the order import', rediscover: true, afterSteps: 0 }
+        : refused(answer);
+    for (const { entry } of sending) outcomes.set(entry.id, whole);
+    return outcomes;
+  }
+  const byKey = new Map(results.map((result) => [result.idempotencyKey, result]));
+  for (const { entry } of sending) {
+    const result = byKey.get(entry.idempotencyKey);
+    if (result?.status === 201 && result.order) outcomes.set(entry.id, { kind: 'delivered', upstreamOrderId: result.order.id });
+    else if (result) outcomes.set(entry.id, refused({ status: result.status, body: { error: result.error }, retryAfter: undefined }));
+    else outcomes.set(entry.id, { kind: 'retry', reason: 'the upstream answered no result for this order', afterSteps: 1 });
+  }
+  return outcomes;
+}
+
+function importOf(ctx: EngineContext, entry: OutboxRow, order: Order): ImportOrder {
+  const items = order.items
+    .filter((item) => item.type !== 'extra')
+    .map((item) => ({ occurrenceId: item.occurrenceId ?? '', inventoryItemId: item.inventoryItemId ?? '', priceOptionId: item.priceOptionId ?? '', quantity: item.quantity }));
+  const extras = order.items.flatMap((item) => (item.type === 'extra' && item.extraId !== undefined ? [{ extraId: item.extraId, quantity: item.quantity }] : []));
+  const vouchers = ctx.carts.voucherCodes(order.cartId);
+  return {
+    idempotencyKey: entry.idempotencyKey,
+    reference: order.id,
+    items,
+    ...(extras.length > 0 && { extras }),
+    ...(vouchers.length > 0 && { vouchers }),
+    currency: order.currency,
+    expectedTotal: order.total,
+  };
+}

@@ -1,0 +1,48 @@
+import { createHash } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import Value from 'typebox/value';
+import { CatalogDocument } from '../contract/catalog';
+import { immediate } from '../store/db';
+import { importCatalog } from '../use-cases/catalog';
+import type { EngineContext } from '../use-cases/context';
+import type { Channel } from './channel';
+import { isTransient } from './retry';
+import { dataOf, errorOf } from './upstream';
+
+/**
+ * What the upstream is (GET /capabilities, public: a Kassa hub lists `orders.import-batch`; a plain v3
+ * service has no such route) and its catalog (GET /catalog), imported with the re-import rules when it
+ * changed. Asked at start and at every pull, so a hub upgraded or replaced is noticed.
+ */
+export type PullResult = {
+  readonly kind?: 'hub' | 'v3';
+  readonly batchLimit?: number;
+} & ({ readonly ok: true } | { readonly ok: false; readonly reason: string; readonly offline: boolean; readonly keyRejected: boolean });
+
+export async function pullCatalog(ctx: EngineContext, upstream: Channel, logger: FastifyBaseLogger): Promise<PullResult> {
+  const offered = await upstream.get('/capabilities');
+  if (isTransient(offered.status) || offered.status === 429) {
+    return { ok: false, reason: `capabilities: upstream answered ${offered.status || 'nothing'}`, offline: true, keyRejected: false };
+  }
+  const capabilities = offered.status === 200 ? dataOf<{ extensions?: unknown; limits?: { importBatch?: unknown } }>(offered) : undefined;
+  const extensions = Array.isArray(capabilities?.extensions) ? capabilities.extensions : [];
+  const kind = extensions.includes('orders.import-batch') ? 'hub' : 'v3';
+  const limit = capabilities?.limits?.importBatch;
+  const found = { kind, ...(typeof limit === 'number' && Number.isInteger(limit) && limit > 0 && { batchLimit: limit }) } as const;
+
+  const answer = await upstream.get('/catalog');
+  const doc = answer.status === 200 ? dataOf<unknown>(answer) : undefined;
+  if (doc === undefined || !Value.Check(CatalogDocument, doc)) {
+    const code = errorOf(answer)?.code;
+    const keyRejected = answer.status === 401 || code === 'INSUFFICIENT_PERMISSIONS';
+    const reason = keyRejected ? `the upstream refused the sync key (${code ?? answer.status})` : `catalog pull: upstream answered ${answer.status || 'nothing'}`;
+    return { ...found, ok: false, reason, offline: isTransient(answer.status), keyRejected };
+  }
+  const hash = createHash('sha256').update(JSON.stringify(doc)).digest('hex');
+  if (hash !== ctx.outbox.state('catalog_hash')) {
+    importCatalog(ctx, doc);
+    immediate(ctx.db, () => ctx.outbox.setState('catalog_hash', hash));
+    logger.info('catalog pulled from upstream');
+  }
+  return { ...found, ok: true };
+}
