@@ -15,6 +15,7 @@ import { importCatalog } from './use-cases/catalog';
 import { createContext } from './use-cases/context';
 import { createSimulator } from './payments/simulator';
 import { settleOpenAttempts } from './use-cases/recover-payments';
+import { startAllocator, type Allocator } from './sync/allocator';
 import { startSyncWorker, type SyncWorker } from './sync/worker';
 
 /** Options of `startEngine`, the one way the engine starts: `serve`, Electron and the tests alike. */
@@ -39,6 +40,12 @@ export interface EngineOptions {
   readonly sweepIntervalMs?: number;
   /** the upstream service to sync with (contract §1 --upstream, --upstream-key); absent: standalone */
   readonly upstream?: { readonly url: string; readonly key: string; readonly pullIntervalMs?: number; readonly retryBaseMs?: number; readonly pollMs?: number };
+  /** at a terminal of a hub: places of each general item of each on-sale occurrence kept in hand (default 10) */
+  readonly allocation?: number;
+  /** at a terminal of a plain v3 upstream: sell while it cannot be reached (default false) */
+  readonly offlineSales?: boolean;
+  /** at a terminal of a hub: how often allocations are topped up and renewed (default 5000 ms) */
+  readonly allocationCycleMs?: number;
   /** at a hub: how long a terminal's allocations outlive its last call (default 6 hours) */
   readonly allocationLapseSeconds?: number;
   /** the simulated payment provider's answer latency (for demos and crash tests) */
@@ -76,6 +83,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       ...(options.allocationLapseSeconds !== undefined && { allocationLapseSeconds: options.allocationLapseSeconds }),
     });
     let worker: SyncWorker | undefined;
+    let allocator: Allocator | undefined;
     if (options.catalogFile !== undefined) importCatalog(ctx, readCatalogFile(options.catalogFile));
     else if (options.demo !== false && ctx.catalog.locations().length === 0) importCatalog(ctx, demoCatalog());
     // Before taking requests: what a crash left between the provider's answer and the order's commit.
@@ -90,6 +98,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       ...(ui && { ui }),
       simulator,
       sync: () => worker,
+      allocator: () => allocator,
       logger,
       rateLimit: options.rateLimit ?? 50,
       allowedHosts: options.allowedHosts ?? [],
@@ -121,7 +130,20 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
         });
     };
     const sweeper = setInterval(sweep, options.sweepIntervalMs ?? 30_000);
-    if (options.upstream) worker = startSyncWorker(ctx, options.upstream, logger);
+    if (options.upstream) {
+      worker = startSyncWorker(ctx, options.upstream, logger);
+      allocator = startAllocator(
+        ctx,
+        {
+          url: options.upstream.url,
+          key: options.upstream.key,
+          allocation: options.allocation ?? 10,
+          offlineSales: options.offlineSales ?? false,
+          ...(options.allocationCycleMs !== undefined && { cycleMs: options.allocationCycleMs }),
+        },
+        logger,
+      );
+    }
     sweeper.unref();
     let closed: Promise<void> | undefined;
     return {
@@ -131,6 +153,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       close: () => {
         closed ??= (async () => {
           clearInterval(sweeper);
+          // A clean shutdown gives the places in hand back to the hub (contract §10).
+          await allocator?.stop({ giveBack: true });
           await worker?.stop();
           await app.close();
           db.close();

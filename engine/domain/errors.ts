@@ -65,6 +65,7 @@ export const ERROR_CATALOGUE = {
   HOST_NOT_ALLOWED: row('PERMISSION_ERROR', 403),
   ORIGIN_NOT_ALLOWED: row('PERMISSION_ERROR', 403),
   CART_CHECKOUT_IN_PROGRESS: row('CONFLICT_ERROR', 409),
+  UPSTREAM_UNAVAILABLE: row('SERVICE_UNAVAILABLE', 503),
 } as const satisfies Record<string, CatalogueRow>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -8,7 +8,9 @@ import { installAuth } from './auth';
 import { installErrorHandling, sendError } from './error-handler';
 import { installGuard } from './guard';
 import { openApiOptions, swagger } from './openapi';
+import type { Allocator } from '../sync/allocator';
 import { allocationRoutes } from './routes/allocations';
+import { holdingRoutes } from './routes/holdings';
 import { cartItemRoutes } from './routes/cart-items';
 import { cartRoutes } from './routes/carts';
 import { catalogRoutes } from './routes/catalog';
@@ -26,6 +28,8 @@ export interface AppOptions {
   readonly ctx: EngineContext;
   readonly keys: KeyRepo;
   readonly simulator: Simulator;
+  /** a terminal's allocations, once started (absent when standalone) */
+  readonly allocator?: () => Allocator | undefined;
   /** the sync worker, once started (absent when standalone) */
   readonly sync: () => SyncSource | undefined;
   readonly logger: FastifyBaseLogger;
@@ -73,13 +77,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     async (api) => {
       await api.register(systemRoutes);
       await api.register(catalogRoutes, { ctx: options.ctx });
-      await api.register(cartRoutes, { ctx: options.ctx });
+      await api.register(cartRoutes, { ctx: options.ctx, allocator: options.allocator ?? (() => undefined) });
       await api.register(cartItemRoutes, { ctx: options.ctx });
       await api.register(voucherRoutes, { ctx: options.ctx });
       await api.register(orderRoutes, { ctx: options.ctx });
       if (options.capabilities !== false) await api.register(hubRoutes, { ctx: options.ctx });
       if (options.capabilities !== false) await api.register(allocationRoutes, { ctx: options.ctx });
       await api.register(syncRoutes, { ctx: options.ctx, worker: options.sync });
+      await api.register(holdingRoutes, { ctx: options.ctx, allocator: options.allocator ?? (() => undefined) });
     },
     { prefix: '/api/v3' },
   );

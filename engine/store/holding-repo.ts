@@ -38,6 +38,8 @@ export function createHoldingRepo(db: Db) {
   const setVenue = db.prepare<[number, number, string, string]>(
     'UPDATE holdings SET venue_available = ?, venue_seen_at = ? WHERE occurrence_id = ? AND inventory_item_id = ?');
   const renewAll = db.prepare<[number]>('UPDATE holdings SET lapses_at = ?');
+  const progress = db.prepare<[], { lastId: number; pendingOrders: number }>(
+    "SELECT COALESCE(MAX(id), 0) AS lastId, COALESCE(SUM(kind = 'order' AND state = 'pending'), 0) AS pendingOrders FROM outbox");
   const heldOf = db.prepare<[string, string], { held: number }>('SELECT held FROM inventory_items WHERE occurrence_id = ? AND id = ?');
 
   return {
@@ -60,6 +62,8 @@ export function createHoldingRepo(db: Db) {
       setVenue.run(available, now, occurrenceId, itemId);
     },
     renew: (lapsesAt: number): void => void renewAll.run(lapsesAt),
+    /** the newest outbox entry and the orders not yet at the hub: a sale on its way makes the hub's count differ */
+    syncProgress: () => progress.get() ?? { lastId: 0, pendingOrders: 0 },
   };
 }
 

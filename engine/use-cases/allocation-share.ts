@@ -1,4 +1,4 @@
-import { planCartTake } from '../domain/allocations';
+import { planCartTake, sellableFromHand } from '../domain/allocations';
 import type { InventoryFacts } from '../domain/cart-rules';
 import type { EngineContext } from './context';
 
@@ -30,4 +30,19 @@ export function consumeAllocation(ctx: EngineContext, terminalId: string | undef
     const { fromAllocation } = planCartTake(stock, held, requested);
     ctx.allocations.consume(terminalId, occurrenceId, itemId, fromAllocation);
   }
+}
+
+/**
+ * At a terminal whose upstream is a hub: a new cart may take only what this terminal holds and no cart of
+ * its own holds yet (its hub grants more before, within the same request, when it can).
+ */
+export function limitToHoldings(ctx: EngineContext, occurrenceId: string, inventory: Map<string, InventoryFacts>, now: number): Map<string, InventoryFacts> {
+  if (!ctx.syncing || !ctx.terminal.sellsFromHoldings) return inventory;
+  const limited = new Map<string, InventoryFacts>();
+  for (const [id, facts] of inventory) {
+    const row = ctx.holdings.get(occurrenceId, id);
+    const sellable = row ? sellableFromHand(row.inHand, row.heldLocally, row.lapsesAt, now) : 0;
+    limited.set(id, { ...facts, available: Math.min(facts.available, sellable) });
+  }
+  return limited;
 }

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Db } from '../store/db';
 import { createAllocationRepo } from '../store/allocation-repo';
 import { createCatalogRepo } from '../store/catalog-repo';
+import { createHoldingRepo } from '../store/holding-repo';
 import { createCartRepo } from '../store/cart-repo';
 import { createCatalogWriter } from '../store/catalog-writer';
 import { createCheckoutRepo } from '../store/checkout-repo';
@@ -23,6 +24,10 @@ export interface EngineContext {
   readonly allocations: ReturnType<typeof createAllocationRepo>;
   /** at a hub: how long a terminal's allocations last after its last call */
   readonly allocationLapseMs: number;
+  /** at a terminal: the places it holds from its hub */
+  readonly holdings: ReturnType<typeof createHoldingRepo>;
+  /** at a terminal: whether it sells only what it holds (its upstream is a hub, or not known yet); set by the allocator */
+  readonly terminal: { sellsFromHoldings: boolean };
   readonly imports: ReturnType<typeof createImportRepo>;
   /** an upstream is configured: every order and cancellation also goes into the sync outbox */
   readonly syncing: boolean;
@@ -52,6 +57,8 @@ export function createContext(
     outbox: createOutboxRepo(db),
     allocations: createAllocationRepo(db),
     allocationLapseMs: (options.allocationLapseSeconds ?? DEFAULT_ALLOCATION_LAPSE_SECONDS) * 1000,
+    holdings: createHoldingRepo(db),
+    terminal: { sellsFromHoldings: false },
     imports: createImportRepo(db),
     syncing: options.syncing ?? false,
     payments: options.payments,

@@ -1,7 +1,7 @@
 import { planCart, resolveOccurrence } from '../domain/cart-rules';
 import type { Cart, CreateCartBody } from '../contract/cart';
 import { immediate } from '../store/db';
-import { consumeAllocation, withAllocation } from './allocation-share';
+import { consumeAllocation, limitToHoldings, withAllocation } from './allocation-share';
 import { cartView } from './cart-view';
 import type { EngineContext } from './context';
 import { locationOf, priceContextFor } from './price-context';
@@ -27,7 +27,12 @@ export function createCart(ctx: EngineContext, body: CreateCartBody, terminalId?
 
     const plan = planCart(body.items, occurrence, {
       occurrences: new Map([[occurrence.id, occurrence]]),
-      inventory: withAllocation(ctx, terminalId, occurrence.id, ctx.catalog.inventory(occurrence.id, body.items.map((item) => item.inventoryItemId))),
+      inventory: limitToHoldings(
+        ctx,
+        occurrence.id,
+        withAllocation(ctx, terminalId, occurrence.id, ctx.catalog.inventory(occurrence.id, body.items.map((item) => item.inventoryItemId))),
+        now,
+      ),
       priceOptions: ctx.catalog.priceOptions(occurrence.id, body.items.map((item) => item.priceOptionId)),
     });
     const cart = {

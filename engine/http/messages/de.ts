@@ -39,4 +39,5 @@ export const de: Record<ErrorCode, string> = {
   HOST_NOT_ALLOWED: 'Anfragen für diesen Hostnamen werden nicht angenommen.',
   ORIGIN_NOT_ALLOWED: 'Anfragen von diesem Ursprung werden nicht angenommen.',
   CART_CHECKOUT_IN_PROGRESS: 'Für diesen Warenkorb läuft gerade eine Zahlung. Bitte warten, bis sie abgeschlossen ist.',
+  UPSTREAM_UNAVAILABLE: 'Der zentrale Ticketdienst ist gerade nicht erreichbar; diese Kasse kann die Plätze nicht bestätigen. Bitte gleich erneut versuchen.',
 };

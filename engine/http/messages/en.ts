@@ -39,4 +39,5 @@ export const en: Record<ErrorCode, string> = {
   HOST_NOT_ALLOWED: 'Requests for this host name are not accepted.',
   ORIGIN_NOT_ALLOWED: 'Requests from this origin are not accepted.',
   CART_CHECKOUT_IN_PROGRESS: 'A payment for this cart is under way. Wait for it to finish.',
+  UPSTREAM_UNAVAILABLE: 'The central ticketing service cannot be reached right now, so this till cannot confirm these places. Try again shortly.',
 };

@@ -39,4 +39,5 @@ export const fr: Record<ErrorCode, string> = {
   HOST_NOT_ALLOWED: 'Les requêtes pour ce nom d’hôte ne sont pas acceptées.',
   ORIGIN_NOT_ALLOWED: 'Les requêtes de cette origine ne sont pas acceptées.',
   CART_CHECKOUT_IN_PROGRESS: 'Un paiement est en cours pour ce panier. Attendez qu’il se termine.',
+  UPSTREAM_UNAVAILABLE: 'Le service central de billetterie est injoignable pour le moment ; cette caisse ne peut pas confirmer ces places. Réessayez dans un instant.',
 };

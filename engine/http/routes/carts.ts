@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Cart, CartParams, CreateCartBody, SwitchCurrencyBody } from '../../contract/cart';
 import { CurrencyQuery, ErrorBody, replies } from '../../contract/common';
+import type { Allocator } from '../../sync/allocator';
 import type { EngineContext } from '../../use-cases/context';
 import { createCart } from '../../use-cases/create-cart';
 import { deleteCart } from '../../use-cases/delete-cart';
@@ -10,10 +11,12 @@ import { switchCurrency } from '../../use-cases/switch-currency';
 const config = { scope: 'carts:write' } as const;
 const tags = ['carts'];
 
-export const cartRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = async (app, { ctx }) => {
-  app.post('/carts', { config, schema: { tags, summary: 'Create a cart', body: CreateCartBody, response: replies(201, Cart) } }, async (request, reply) =>
-    reply.code(201).send({ data: createCart(ctx, request.body, request.apiKeyId) }),
-  );
+export const cartRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext; allocator: () => Allocator | undefined }> = async (app, { ctx, allocator }) => {
+  app.post('/carts', { config, schema: { tags, summary: 'Create a cart', body: CreateCartBody, response: replies(201, Cart) } }, async (request, reply) => {
+    // A terminal asks its hub for what the cart needs beyond what it holds, within this request.
+    await allocator()?.beforeCart(request.body.items);
+    return reply.code(201).send({ data: createCart(ctx, request.body, request.apiKeyId) });
+  });
 
   app.get(
     '/carts/:cartId',

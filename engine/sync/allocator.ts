@@ -1,0 +1,179 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AllocationChange, Allocations } from '../contract/allocation';
+import { immediate } from '../store/db';
+import type { EngineContext } from '../use-cases/context';
+import { backgroundChanges, giveBackChanges, onDemandChanges, type Need } from './holdings-plan';
+import { createUpstream, dataOf, errorOf } from './upstream';
+
+/**
+ * A terminal's allocations (contract §10): what it holds from its hub, kept in hand in the background and
+ * asked for within the request that needs more. Every change is one POST /allocations with an
+ * Idempotency-Key; an answer that is lost is asked for again with the same key until it arrives, and the
+ * terminal's count is set to the hub's whenever none of its sales is on the way there.
+ */
+export interface AllocatorOptions {
+  readonly url: string;
+  readonly key: string;
+  /** places of each general item of each on-sale occurrence kept in hand (contract: default 10) */
+  readonly allocation: number;
+  /** a plain v3 upstream: sell while it cannot be reached (contract §10 --offline-sales) */
+  readonly offlineSales: boolean;
+  /** how often the background top-up runs (default 5 s) */
+  readonly cycleMs?: number;
+  /** how long an on-demand grant may take before the sale goes on with what is in hand (default 5 s) */
+  readonly requestTimeoutMs?: number;
+}
+
+export type AllocationMode = 'hub' | 'plain' | 'unknown';
+
+export function startAllocator(ctx: EngineContext, options: AllocatorOptions, logger: FastifyBaseLogger) {
+  const upstream = createUpstream({ url: options.url, key: options.key, timeoutMs: options.requestTimeoutMs ?? 5000 });
+  const cycleMs = options.cycleMs ?? 5000;
+  let mode: AllocationMode = modeOf(ctx.outbox.state('allocation_mode'));
+  let online = false;
+  let lastTry = 0;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  /** requests sent whose answer has not arrived: asked again with the same key */
+  const unanswered = new Map<string, AllocationChange[]>();
+  let queue: Promise<unknown> = Promise.resolve();
+  ctx.terminal.sellsFromHoldings = mode !== 'plain';
+
+  /** One allocation request at a time, so the counts each one starts from are current. */
+  const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = queue.then(work, work);
+    queue = next.catch(() => undefined);
+    return next;
+  };
+
+  async function detect(): Promise<void> {
+    const answer = await upstream.get('/capabilities');
+    if (answer.status === 0 || answer.status >= 500) return void (online = false);
+    online = true;
+    const extensions = dataOf<{ extensions?: unknown }>(answer)?.extensions;
+    const found: AllocationMode = Array.isArray(extensions) && extensions.includes('allocations.places') ? 'hub' : 'plain';
+    if (found !== mode) logger.info({ mode: found }, found === 'hub' ? 'upstream grants allocations: this till sells what it holds' : 'upstream is a plain v3 service');
+    mode = found;
+    ctx.terminal.sellsFromHoldings = mode !== 'plain';
+    immediate(ctx.db, () => ctx.outbox.setState('allocation_mode', mode));
+  }
+
+  /** Sends changes (one request, one key); applies the hub's answer to the counts in hand. */
+  async function send(changes: AllocationChange[], key: string = randomUUID()): Promise<'granted' | 'refused' | 'unanswered'> {
+    if (changes.length === 0) return 'granted';
+    unanswered.set(key, changes);
+    const sentAt = ctx.now();
+    lastTry = sentAt;
+    const answer = await upstream.post('/allocations', { changes }, key);
+    if (answer.status === 0 || answer.status >= 500 || answer.status === 429) {
+      online = false;
+      return 'unanswered';
+    }
+    online = true;
+    unanswered.delete(key);
+    const data = answer.status === 200 ? dataOf<Allocations>(answer) : undefined;
+    if (!data) {
+      if (answer.status !== 409) logger.warn({ status: answer.status, code: errorOf(answer)?.code }, 'the hub refused an allocation request');
+      return 'refused';
+    }
+    immediate(ctx.db, () => {
+      for (const row of data.allocations) {
+        if (row.change) ctx.holdings.add(row.occurrenceId, row.inventoryItemId, row.change);
+        ctx.holdings.venue(row.occurrenceId, row.inventoryItemId, row.available, sentAt);
+      }
+      ctx.holdings.renew(sentAt + data.lapseSeconds * 1000);
+    });
+    return 'granted';
+  }
+
+  /** GET /allocations renews them at the hub; with no sale of ours on the way, the hub's count is ours. */
+  async function reconcile(): Promise<void> {
+    const before = ctx.holdings.syncProgress();
+    const sentAt = ctx.now();
+    const answer = await upstream.get('/allocations');
+    const data = answer.status === 200 ? dataOf<Allocations>(answer) : undefined;
+    if (!data) return void (online = answer.status !== 0 && answer.status < 500);
+    online = true;
+    immediate(ctx.db, () => {
+      ctx.holdings.renew(sentAt + data.lapseSeconds * 1000);
+      const after = ctx.holdings.syncProgress();
+      if (unanswered.size > 0 || after.pendingOrders > 0 || after.lastId !== before.lastId) return;
+      const hub = new Map(data.allocations.map((row) => [`${row.occurrenceId}\n${row.inventoryItemId}`, row.quantity]));
+      for (const row of ctx.holdings.all()) hub.set(`${row.occurrenceId}\n${row.inventoryItemId}`, hub.get(`${row.occurrenceId}\n${row.inventoryItemId}`) ?? 0);
+      for (const [id, quantity] of hub) {
+        const [occurrenceId = '', itemId = ''] = id.split('\n');
+        ctx.holdings.set(occurrenceId, itemId, quantity);
+      }
+    });
+  }
+
+  async function refreshVenue(): Promise<void> {
+    for (const occurrence of ctx.catalog.allOccurrences().filter((o) => o.onSale === 1)) {
+      const sentAt = ctx.now();
+      const answer = await upstream.get(`/occurrences/${encodeURIComponent(occurrence.id)}/inventory`);
+      const data = dataOf<{ areas: { inventoryItems: { id: string; available: number }[] }[] }>(answer);
+      if (!data) return;
+      immediate(ctx.db, () => {
+        for (const item of data.areas.flatMap((area) => area.inventoryItems)) ctx.holdings.venue(occurrence.id, item.id, item.available, sentAt);
+      });
+    }
+  }
+
+  async function cycle(): Promise<void> {
+    if (mode !== 'hub') await detect();
+    if (mode !== 'hub') return;
+    await exclusive(async () => {
+      for (const [key, changes] of [...unanswered]) await send(changes, key);
+      await reconcile();
+      if (!online) return;
+      await send(backgroundChanges(ctx, options.allocation, ctx.now()));
+    });
+    if (online) await refreshVenue();
+  }
+
+  function schedule(): void {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = cycle()
+        .catch((error: unknown) => logger.error({ err: error }, 'allocation top-up failed; trying again'))
+        .finally(() => {
+          running = undefined;
+          schedule();
+        });
+    }, running === undefined && timer === undefined ? 0 : cycleMs);
+  }
+  schedule();
+
+  return {
+    mode: (): AllocationMode => mode,
+    online: (): boolean => online,
+    /** Before a cart is made here: asks the hub, within this request, for what the cart needs beyond what is in hand. */
+    async beforeCart(needs: readonly Need[]): Promise<void> {
+      if (mode === 'unknown') await detect();
+      if (mode !== 'hub' || (!online && ctx.now() - lastTry < cycleMs)) return;
+      const changes = onDemandChanges(ctx, needs, options.allocation, ctx.now());
+      if (changes.length > 0) await exclusive(() => send(changes));
+    },
+    /** Gives back what is in hand and in no cart: all of it, or one occurrence's (staff, off sale). */
+    async giveBack(occurrenceId?: string): Promise<'granted' | 'refused' | 'unanswered'> {
+      return exclusive(() => send(giveBackChanges(ctx, occurrenceId)));
+    },
+    async stop(options: { giveBack: boolean }): Promise<void> {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+      if (options.giveBack && mode === 'hub') {
+        const outcome = await exclusive(() => send(giveBackChanges(ctx, undefined))).catch(() => 'unanswered' as const);
+        logger.info({ outcome }, 'places in hand given back to the hub');
+      }
+    },
+  };
+}
+
+export type Allocator = ReturnType<typeof startAllocator>;
+
+function modeOf(value: string | undefined): AllocationMode {
+  return value === 'hub' || value === 'plain' ? value : 'unknown';
+}
