@@ -54,6 +54,11 @@ export interface EngineOptions {
   readonly uiDir?: string | false;
   /** offer the hub's extensions (GET /capabilities, POST /orders/import; default true); false behaves as a plain v3 service */
   readonly capabilities?: boolean;
+  /**
+   * a hub grants allocations to its terminals (default true). false: its terminals sell as against a plain v3
+   * service (hold upstream first; offline only with --offline-sales), for a venue that accepts that risk
+   */
+  readonly allocations?: boolean;
   /** where the SQL migrations are (default: beside the store's source); a bundled build names its copy */
   readonly migrationsDir?: string;
 }
@@ -103,6 +108,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       rateLimit: options.rateLimit ?? 50,
       allowedHosts: options.allowedHosts ?? [],
       ...(options.capabilities === false && { capabilities: false }),
+      ...(options.allocations === false && { allocations: false }),
     });
     const host = options.host ?? '127.0.0.1';
     await app.listen({ port: options.port ?? 8787, host });

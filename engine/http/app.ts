@@ -38,6 +38,8 @@ export interface AppOptions {
   readonly allowedHosts: readonly string[];
   /** serve GET /capabilities and POST /orders/import (default true); false: a plain v3 service, for tests */
   readonly capabilities?: boolean;
+  /** a hub grants allocations to its terminals (default true; contract §10) */
+  readonly allocations?: boolean;
   /** the built UI to serve at `/`, with its config; absent when there is none */
   readonly ui?: { readonly root: string; readonly config: UiConfig };
 }
@@ -81,8 +83,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(cartItemRoutes, { ctx: options.ctx });
       await api.register(voucherRoutes, { ctx: options.ctx });
       await api.register(orderRoutes, { ctx: options.ctx });
-      if (options.capabilities !== false) await api.register(hubRoutes, { ctx: options.ctx });
-      if (options.capabilities !== false) await api.register(allocationRoutes, { ctx: options.ctx });
+      const allocations = options.capabilities !== false && options.allocations !== false;
+      if (options.capabilities !== false) await api.register(hubRoutes, { ctx: options.ctx, allocations });
+      if (allocations) await api.register(allocationRoutes, { ctx: options.ctx });
       await api.register(syncRoutes, { ctx: options.ctx, worker: options.sync });
       await api.register(holdingRoutes, { ctx: options.ctx, allocator: options.allocator ?? (() => undefined) });
     },

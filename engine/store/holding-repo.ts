@@ -40,6 +40,7 @@ export function createHoldingRepo(db: Db) {
   const renewAll = db.prepare<[number]>('UPDATE holdings SET lapses_at = ?');
   const progress = db.prepare<[], { lastId: number; pendingOrders: number }>(
     "SELECT COALESCE(MAX(id), 0) AS lastId, COALESCE(SUM(kind = 'order' AND state = 'pending'), 0) AS pendingOrders FROM outbox");
+  const link = db.prepare<[string, string | null, number]>('INSERT OR REPLACE INTO upstream_holds (local_cart_id, upstream_cart_id, created_at) VALUES (?, ?, ?)');
   const heldOf = db.prepare<[string, string], { held: number }>('SELECT held FROM inventory_items WHERE occurrence_id = ? AND id = ?');
 
   return {
@@ -64,6 +65,8 @@ export function createHoldingRepo(db: Db) {
     renew: (lapsesAt: number): void => void renewAll.run(lapsesAt),
     /** the newest outbox entry and the orders not yet at the hub: a sale on its way makes the hub's count differ */
     syncProgress: () => progress.get() ?? { lastId: 0, pendingOrders: 0 },
+    /** a plain v3 upstream: the cart held there for this local cart */
+    linkUpstreamCart: (localCartId: string, upstreamCartId: string | null, at: number): void => void link.run(localCartId, upstreamCartId, at),
   };
 }
 

@@ -3,8 +3,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AllocationChange, Allocations } from '../contract/allocation';
 import { immediate } from '../store/db';
 import type { EngineContext } from '../use-cases/context';
-import { backgroundChanges, giveBackChanges, onDemandChanges, type Need } from './holdings-plan';
+import { backgroundChanges, giveBackChanges, onDemandChanges } from './holdings-plan';
+import type { CreateCartBody } from '../contract/cart';
 import { createUpstream, dataOf, errorOf } from './upstream';
+import { holdUpstreamFirst, type UpstreamHold } from './upstream-hold';
 
 /**
  * A terminal's allocations (contract §10): what it holds from its hub, kept in hand in the background and
@@ -39,7 +41,7 @@ export function startAllocator(ctx: EngineContext, options: AllocatorOptions, lo
   /** requests sent whose answer has not arrived: asked again with the same key */
   const unanswered = new Map<string, AllocationChange[]>();
   let queue: Promise<unknown> = Promise.resolve();
-  ctx.terminal.sellsFromHoldings = mode !== 'plain';
+  ctx.terminal.sellsFromHoldings = mode === 'hub';
 
   /** One allocation request at a time, so the counts each one starts from are current. */
   const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
@@ -56,7 +58,7 @@ export function startAllocator(ctx: EngineContext, options: AllocatorOptions, lo
     const found: AllocationMode = Array.isArray(extensions) && extensions.includes('allocations.places') ? 'hub' : 'plain';
     if (found !== mode) logger.info({ mode: found }, found === 'hub' ? 'upstream grants allocations: this till sells what it holds' : 'upstream is a plain v3 service');
     mode = found;
-    ctx.terminal.sellsFromHoldings = mode !== 'plain';
+    ctx.terminal.sellsFromHoldings = mode === 'hub';
     immediate(ctx.db, () => ctx.outbox.setState('allocation_mode', mode));
   }
 
@@ -149,12 +151,17 @@ export function startAllocator(ctx: EngineContext, options: AllocatorOptions, lo
   return {
     mode: (): AllocationMode => mode,
     online: (): boolean => online,
-    /** Before a cart is made here: asks the hub, within this request, for what the cart needs beyond what is in hand. */
-    async beforeCart(needs: readonly Need[]): Promise<void> {
+    /**
+     * Before a cart is made here. A hub: asks it, within this request, for what the cart needs beyond what is
+     * in hand. A plain v3 upstream (or one not reached yet): holds the cart there first (upstream-hold.ts).
+     */
+    async beforeCart(body: CreateCartBody): Promise<UpstreamHold | undefined> {
       if (mode === 'unknown') await detect();
-      if (mode !== 'hub' || (!online && ctx.now() - lastTry < cycleMs)) return;
-      const changes = onDemandChanges(ctx, needs, options.allocation, ctx.now());
+      if (mode !== 'hub') return holdUpstreamFirst(ctx, upstream, body, { offlineSales: options.offlineSales, logger });
+      if (!online && ctx.now() - lastTry < cycleMs) return undefined;
+      const changes = onDemandChanges(ctx, body.items, options.allocation, ctx.now());
       if (changes.length > 0) await exclusive(() => send(changes));
+      return undefined;
     },
     /** Gives back what is in hand and in no cart: all of it, or one occurrence's (staff, off sale). */
     async giveBack(occurrenceId?: string): Promise<'granted' | 'refused' | 'unanswered'> {

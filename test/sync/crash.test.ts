@@ -60,7 +60,8 @@ describe('the kiosk killed while it syncs', () => {
     const random = mulberry32(SEED);
     const catalog = catalogFile();
     cleanups.push(catalog.remove);
-    const upstream: TestEngine = await startTestEngine({ catalogFile: catalog.path, demo: false });
+    // Delivery under crashes, not allocations: a hub that grants none and a kiosk that sells offline.
+    const upstream: TestEngine = await startTestEngine({ catalogFile: catalog.path, demo: false, allocations: false });
     cleanups.push(() => upstream.close());
     const syncKey = upstream.createKey(SYNC_SCOPES);
     const proxy: FaultProxy = await startFaultProxy({ target: upstream.url, seed: SEED, down: true });
@@ -73,7 +74,7 @@ describe('the kiosk killed while it syncs', () => {
     keyDb.close();
 
     const args = ['--data', dataDir, '--no-demo', '--rate-limit', '0', '--log-level', 'warn'];
-    const sync = ['--upstream', proxy.url, '--upstream-key', syncKey, '--sync-retry-ms', '20', '--sync-pull-seconds', '1'];
+    const sync = ['--upstream', proxy.url, '--upstream-key', syncKey, '--sync-retry-ms', '20', '--sync-pull-seconds', '1', '--offline-sales'];
     let current: ServeProcess | undefined;
     cleanups.push(async () => {
       if (current) await kill(current, 'SIGKILL');

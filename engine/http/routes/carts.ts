@@ -14,8 +14,16 @@ const tags = ['carts'];
 export const cartRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext; allocator: () => Allocator | undefined }> = async (app, { ctx, allocator }) => {
   app.post('/carts', { config, schema: { tags, summary: 'Create a cart', body: CreateCartBody, response: replies(201, Cart) } }, async (request, reply) => {
     // A terminal asks its hub for what the cart needs beyond what it holds, within this request.
-    await allocator()?.beforeCart(request.body.items);
-    return reply.code(201).send({ data: createCart(ctx, request.body, request.apiKeyId) });
+    const hold = await allocator()?.beforeCart(request.body);
+    let cart;
+    try {
+      cart = createCart(ctx, request.body, request.apiKeyId);
+    } catch (error) {
+      await hold?.release();
+      throw error;
+    }
+    hold?.attach(cart.id);
+    return reply.code(201).send({ data: cart });
   });
 
   app.get(

@@ -45,3 +45,19 @@ BEGIN
   UPDATE holdings SET in_hand = MAX(in_hand - (NEW.sold - OLD.sold), 0)
   WHERE occurrence_id = NEW.occurrence_id AND inventory_item_id = NEW.id;
 END;
+
+-- At a terminal of a plain v3 upstream: the cart held upstream for a local cart before it was made here
+-- (contract §10). When the local cart becomes an order, its outbox entry starts from that upstream cart.
+CREATE TABLE upstream_holds (
+  local_cart_id TEXT PRIMARY KEY,
+  upstream_cart_id TEXT, -- NULL: the request's answer was lost; a hold may exist upstream until it lapses
+  created_at INTEGER NOT NULL
+) STRICT, WITHOUT ROWID;
+
+CREATE TRIGGER outbox_order_starts_from_upstream_hold AFTER INSERT ON outbox
+WHEN NEW.kind = 'order'
+BEGIN
+  UPDATE outbox SET upstream_cart_id = h.upstream_cart_id, cart_attempted_at = h.created_at
+  FROM (SELECT uh.upstream_cart_id, uh.created_at FROM upstream_holds uh JOIN orders o ON o.cart_id = uh.local_cart_id WHERE o.id = NEW.order_id) AS h
+  WHERE outbox.id = NEW.id;
+END;
