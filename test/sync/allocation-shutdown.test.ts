@@ -13,7 +13,7 @@ import { SYNC_SCOPES, waitUntil } from './harness';
  * SIGTERM gives the unsold places back within seconds; SIGKILL leaves them held until the allocation lapses.
  */
 
-const cleanup: (() => Promise<unknown> | void)[] = [];
+const cleanup: (() => unknown)[] = [];
 afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
 });
