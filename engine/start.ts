@@ -52,8 +52,11 @@ export interface EngineOptions {
   readonly paymentAnswerDelayMs?: number;
   /** the built UI to serve (default dist/renderer when it exists); false serves none */
   readonly uiDir?: string | false;
-  /** offer the hub's extensions (GET /capabilities, POST /orders/import; default true); false behaves as a plain v3 service */
-  readonly capabilities?: boolean;
+  /**
+   * offer the hub's extensions (GET /capabilities, POST /orders/import; default: yes, with batches of up to
+   * 100 advertised); false behaves as a plain v3 service (for tests)
+   */
+  readonly capabilities?: false | { readonly importBatch?: number };
   /**
    * a hub grants allocations to its terminals (default true). false: its terminals sell as against a plain v3
    * service (hold upstream first; offline only with --offline-sales), for a venue that accepts that risk
@@ -107,7 +110,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       logger,
       rateLimit: options.rateLimit ?? 50,
       allowedHosts: options.allowedHosts ?? [],
-      ...(options.capabilities === false && { capabilities: false }),
+      ...(options.capabilities !== undefined && { capabilities: options.capabilities }),
       ...(options.allocations === false && { allocations: false }),
     });
     const host = options.host ?? '127.0.0.1';

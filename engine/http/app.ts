@@ -36,8 +36,8 @@ export interface AppOptions {
   /** requests per second per API key (burst the same); 0 turns limiting off */
   readonly rateLimit: number;
   readonly allowedHosts: readonly string[];
-  /** serve GET /capabilities and POST /orders/import (default true); false: a plain v3 service, for tests */
-  readonly capabilities?: boolean;
+  /** serve GET /capabilities and POST /orders/import (default: yes, batches of 100); false: a plain v3 service, for tests */
+  readonly capabilities?: false | { readonly importBatch?: number };
   /** a hub grants allocations to its terminals (default true; contract §10) */
   readonly allocations?: boolean;
   /** the built UI to serve at `/`, with its config; absent when there is none */
@@ -84,7 +84,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(voucherRoutes, { ctx: options.ctx });
       await api.register(orderRoutes, { ctx: options.ctx });
       const allocations = options.capabilities !== false && options.allocations !== false;
-      if (options.capabilities !== false) await api.register(hubRoutes, { ctx: options.ctx, allocations });
+      if (options.capabilities !== false) await api.register(hubRoutes, { ctx: options.ctx, importBatch: options.capabilities?.importBatch, allocations });
       if (allocations) await api.register(allocationRoutes, { ctx: options.ctx });
       await api.register(syncRoutes, { ctx: options.ctx, worker: options.sync });
       await api.register(holdingRoutes, { ctx: options.ctx, allocator: options.allocator ?? (() => undefined) });

@@ -10,7 +10,8 @@ import type { Upstream, UpstreamAnswer } from './upstream';
  */
 export interface Channel {
   get(path: string): Promise<UpstreamAnswer>;
-  post(path: string, body?: unknown, options?: { idempotencyKey?: string; repeatable?: boolean }): Promise<UpstreamAnswer>;
+  /** `onSend` is told of every attempt actually sent */
+  post(path: string, body?: unknown, options?: { idempotencyKey?: string; repeatable?: boolean; onSend?: () => void }): Promise<UpstreamAnswer>;
   patch(path: string, body: unknown): Promise<UpstreamAnswer>;
   delete(path: string): Promise<UpstreamAnswer>;
 }
@@ -19,7 +20,14 @@ export function createChannel(upstream: Upstream, retrier: Retrier, signal: Abor
   return {
     get: (path) => retrier.send(() => upstream.get(path), true, signal),
     post: (path, body, options = {}) =>
-      retrier.send(() => upstream.post(path, body, options.idempotencyKey), options.repeatable ?? options.idempotencyKey !== undefined, signal),
+      retrier.send(
+        () => {
+          options.onSend?.();
+          return upstream.post(path, body, options.idempotencyKey);
+        },
+        options.repeatable ?? options.idempotencyKey !== undefined,
+        signal,
+      ),
     patch: (path, body) => retrier.send(() => upstream.patch(path, body), true, signal),
     delete: (path) => retrier.send(() => upstream.delete(path), true, signal),
   };

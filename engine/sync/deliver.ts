@@ -46,10 +46,13 @@ async function deliverOrder(ctx: EngineContext, upstream: Channel, entry: Outbox
     const items = order.items
       .filter((item) => item.type !== 'extra')
       .map((item) => ({ occurrenceId: item.occurrenceId, inventoryItemId: item.inventoryItemId, priceOptionId: item.priceOptionId, quantity: item.quantity }));
-    const created = await upstream.post('/carts', { items, currency: order.currency }, { repeatable: true });
+    let sent = 0;
+    const created = await upstream.post('/carts', { items, currency: order.currency }, { repeatable: true, onSend: () => sent++ });
     const cart = created.status === 201 ? dataOf<Cart>(created) : undefined;
     if (!cart) {
-      const mayBeOurOwnHold = earlierAttempt !== null && now - earlierAttempt < ORPHAN_HOLD_GRACE_MS && errorOf(created)?.code === 'INVENTORY_EXHAUSTED';
+      // An earlier attempt — before a crash, or a moment ago by the retry rules — may have made a cart whose answer was lost.
+      const attempted = earlierAttempt !== null || sent > 1;
+      const mayBeOurOwnHold = attempted && now - (earlierAttempt ?? now) < ORPHAN_HOLD_GRACE_MS && errorOf(created)?.code === 'INVENTORY_EXHAUSTED';
       if (mayBeOurOwnHold) return { kind: 'retry', reason: 'stock upstream may still be held by an earlier cart of this order', afterSteps: 4 };
       return refused(created);
     }

@@ -1,4 +1,5 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -39,8 +40,10 @@ export type ProxyEventKind = 'down' | 'serviceUnavailable' | 'tooMany' | 'lost' 
 
 export interface ProxyEvent {
   readonly kind: ProxyEventKind;
-  /** ms since the epoch (real time) */
+  /** ms since the epoch (real time): when the proxy answered, dropped or lost it */
   readonly at: number;
+  /** ms since the epoch (real time): when the request arrived */
+  readonly receivedAt: number;
   readonly method: string;
   /** the request path without the query, e.g. /api/v3/carts/crt_1/items */
   readonly path: string;
@@ -48,6 +51,8 @@ export interface ProxyEvent {
   readonly route: string;
   /** the upstream's status, when the request was forwarded (lost or relayed) */
   readonly status?: number;
+  /** what tells one request from another on a shared path: its Idempotency-Key and a hash of its body */
+  readonly identity: string;
 }
 
 export interface ProxyCounters {
@@ -180,9 +185,10 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     return stream();
   };
 
-  const record = (kind: ProxyEventKind, method: string, path: string, status?: number): void => {
+  const record = (kind: ProxyEventKind, req: IncomingMessage, body: Buffer, receivedAt: number, method: string, path: string, status?: number): void => {
     const route = routeOf(method, path);
-    const event: ProxyEvent = { kind, at: Date.now(), method, path, route, ...(status !== undefined && { status }) };
+    const identity = `${String(req.headers['idempotency-key'] ?? '')} ${createHash('sha1').update(body).digest('hex')}`;
+    const event: ProxyEvent = { kind, at: Date.now(), receivedAt, method, path, route, identity, ...(status !== undefined && { status }) };
     events.push(event);
     counters.byRoute[`${kind} ${route}`] = (counters.byRoute[`${kind} ${route}`] ?? 0) + 1;
     if (status !== undefined) counters.upstreamStatus[`${route} ${status}`] = (counters.upstreamStatus[`${route} ${status}`] ?? 0) + 1;
@@ -214,12 +220,13 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const receivedAt = Date.now();
     const method = req.method ?? 'GET';
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const body = await readAll(req);
     if (down) {
       counters.down++;
-      record('down', method, path);
+      record('down', req, body, receivedAt, method, path);
       res.writeHead(502, { 'content-length': 0 });
       res.end();
       return;
@@ -236,13 +243,13 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     }
     if (fate === 'serviceUnavailable') {
       counters.serviceUnavailable++;
-      record('serviceUnavailable', method, path);
+      record('serviceUnavailable', req, body, receivedAt, method, path);
       answerError(res, 503, 'SERVICE_UNAVAILABLE', 'SERVICE_UNAVAILABLE');
       return;
     }
     if (fate === 'tooMany') {
       counters.tooMany++;
-      record('tooMany', method, path);
+      record('tooMany', req, body, receivedAt, method, path);
       answerError(res, 429, 'RATE_LIMIT_ERROR', 'RATE_LIMIT_EXCEEDED', { 'retry-after': '1' });
       return;
     }
@@ -251,19 +258,19 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
       answer = await forward(req, body);
     } catch {
       counters.upstreamFailed++;
-      record('upstreamFailed', method, path);
+      record('upstreamFailed', req, body, receivedAt, method, path);
       res.writeHead(502, { 'content-length': 0 });
       res.end();
       return;
     }
     if (fate === 'lose') {
       counters.lost++;
-      record('lost', method, path, answer.status);
+      record('lost', req, body, receivedAt, method, path, answer.status);
       req.socket.destroy();
       return;
     }
     counters.relayed++;
-    record('relayed', method, path, answer.status);
+    record('relayed', req, body, receivedAt, method, path, answer.status);
     res.writeHead(answer.status, { ...endToEnd(answer.headers), 'content-length': answer.body.length });
     res.end(answer.body);
   }

@@ -10,6 +10,7 @@ import { mulberry32, startFaultProxy, type FaultProxy } from '../helpers/fault-p
 import { kill, startServe, type ServeProcess } from '../helpers/serve-process';
 import {
   SYNC_SCOPES,
+  UPSTREAMS,
   allOrders,
   catalogFile,
   expectArrivedExactlyOnce,
@@ -22,6 +23,7 @@ import {
   soldOf,
   syncStatus,
   waitForSynced,
+  orderRoute,
   waitUntil,
 } from './harness';
 
@@ -55,13 +57,14 @@ async function dead(proc: ServeProcess): Promise<void> {
   if (proc.child.exitCode === null && proc.child.signalCode === null) await once(proc.child, 'exit');
 }
 
-describe('the kiosk killed while it syncs', () => {
+describe.each(UPSTREAMS)('the kiosk killed while it syncs to a $kind', ({ kind }) => {
   it('ends with every one of 100 orders upstream exactly once after five SIGKILLs at random points', async () => {
     const random = mulberry32(SEED);
     const catalog = catalogFile();
     cleanups.push(catalog.remove);
-    // Delivery under crashes, not allocations: a hub that grants none and a kiosk that sells offline.
-    const upstream: TestEngine = await startTestEngine({ catalogFile: catalog.path, demo: false, allocations: false });
+    // A hub that takes batches of 5, so that 100 orders take twenty imports and a kill can land between them.
+    // Delivery under crashes, not allocations: the hub grants none and the kiosk sells offline (--offline-sales).
+    const upstream: TestEngine = await startTestEngine({ catalogFile: catalog.path, demo: false, allocations: false, capabilities: kind === 'hub' ? { importBatch: 5 } : false });
     cleanups.push(() => upstream.close());
     const syncKey = upstream.createKey(SYNC_SCOPES);
     const proxy: FaultProxy = await startFaultProxy({ target: upstream.url, seed: SEED, down: true });
@@ -85,7 +88,8 @@ describe('the kiosk killed while it syncs', () => {
     const local = await sellMany(httpApi(current.url, adminKey), ORDERS, 0, { seats: false });
     expect((await syncStatus(httpApi(current.url, adminKey))).waiting).toBe(ORDERS);
 
-    const checkouts = () => proxy.counters.upstreamStatus['POST /orders 201'] ?? 0;
+    // Orders the upstream has carried out: checkouts, or to a hub five per import.
+    const checkouts = () => (kind === 'hub' ? 5 * (proxy.counters.upstreamStatus['POST /orders/import 200'] ?? 0) : (proxy.counters.upstreamStatus['POST /orders 201'] ?? 0));
     const answersOf = (route: string) => proxy.events.filter((event) => event.route === route && event.status !== undefined).length;
     const kills: string[] = [];
 
@@ -109,8 +113,10 @@ describe('the kiosk killed while it syncs', () => {
         proc.child.kill('SIGKILL');
         kills.push(`round ${round}: after ${k} checkouts + ${extraMs} ms`);
       } else {
-        const route = moment;
-        const n = 1 + Math.floor(random() * 10);
+        // A hub has one route for both, and each import carries five orders: fewer answers go by.
+        const route = kind === 'hub' ? orderRoute(kind) : moment;
+        const drawn = 1 + Math.floor(random() * 10);
+        const n = kind === 'hub' ? 1 + ((drawn - 1) % 3) : drawn;
         const target = answersOf(route) + n;
         proxy.onEvent((event) => {
           if (event.route === route && event.status !== undefined && answersOf(route) >= target) {
@@ -132,7 +138,8 @@ describe('the kiosk killed while it syncs', () => {
       const upstreamReferences = new Set(importedOrders(await allOrders(upstream)).map((order) => order.payment.reference));
       const inLimbo = waiting.filter((entry) => upstreamReferences.has(entry.orderId)).length;
       kills[kills.length - 1] += ` → ${waiting.length} waiting, ${inLimbo} of them already upstream`;
-      if (kills.at(-1)?.includes('to POST /orders')) expect(inLimbo, kills.join('; ')).toBe(1);
+      // (deliveries run alongside each other: more than one may have been carried out unheard)
+      if (kills.at(-1)?.includes('to POST /orders')) expect(inLimbo, kills.join('; ')).toBeGreaterThanOrEqual(1);
 
       current = await startServe([...args, ...sync]);
     }

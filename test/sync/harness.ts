@@ -122,7 +122,7 @@ export async function startPair(options: PairOptions): Promise<SyncPair> {
   // These tests are about delivery: a terminal that sells while offline and whose refusals land in the inbox.
   // So the hub grants no allocations here and the kiosk sells offline (contract §10, --offline-sales); the
   // allocation tests (allocation-*.test.ts) run terminals that sell only what a hub granted them.
-  const upstream = await startTestEngine({ catalogFile: file.path, demo: false, capabilities: options.kind !== 'v3', allocations: false, ...options.upstream });
+  const upstream = await startTestEngine({ catalogFile: file.path, demo: false, allocations: false, ...(options.kind === 'v3' && { capabilities: false }), ...options.upstream });
   const syncKey = upstream.createKey(SYNC_SCOPES);
   const proxy = await startFaultProxy({ target: upstream.url, ...options.proxy });
   const kiosk = await startTestEngine({
@@ -202,10 +202,7 @@ export interface SyncStatus {
  * The two kinds of upstream every sync test runs against: a Kassa hub (one request per batch of orders)
  * and a plain v3 service (the cart flow) — a Kassa engine started with its capabilities turned off.
  */
-export const UPSTREAMS = [
-  { kind: 'hub', capabilities: true },
-  { kind: 'v3', capabilities: false },
-] as const;
+export const UPSTREAMS = [{ kind: 'hub' }, { kind: 'v3' }] as const;
 export type UpstreamKind = (typeof UPSTREAMS)[number]['kind'];
 
 /** The proxy route of the request that carries an order upstream: the import for a hub, the checkout otherwise. */
