@@ -25,9 +25,14 @@ export interface AllocatorOptions {
   readonly cycleMs?: number;
   /** how long an on-demand grant may take before the sale goes on with what is in hand (default 5 s) */
   readonly requestTimeoutMs?: number;
+  /** the sync worker's pause (a 429's Retry-After, the long wait while the upstream is silent): nothing is sent before it */
+  readonly gate?: { until(): number; pause(ms: number): void };
 }
 
 export type AllocationMode = 'hub' | 'plain' | 'unknown';
+
+/** How often a terminal of a plain v3 upstream asks again whether it became a hub. */
+const REDETECT_MS = 60_000;
 
 export function startAllocator(ctx: EngineContext, options: AllocatorOptions, logger: FastifyBaseLogger) {
   const upstream = createUpstream({ url: options.url, key: options.key, timeoutMs: options.requestTimeoutMs ?? 5000 });
@@ -41,6 +46,9 @@ export function startAllocator(ctx: EngineContext, options: AllocatorOptions, lo
   /** requests sent whose answer has not arrived: asked again with the same key */
   const unanswered = new Map<string, AllocationChange[]>();
   let queue: Promise<unknown> = Promise.resolve();
+  let detectedAt = 0;
+  const gated = (): boolean => ctx.now() < (options.gate?.until() ?? 0);
+  const limited = (retryAfter: number | undefined): void => options.gate?.pause((retryAfter ?? 1) * 1000);
   ctx.terminal.sellsFromHoldings = mode === 'hub';
 
   /** One allocation request at a time, so the counts each one starts from are current. */
@@ -51,7 +59,10 @@ export function startAllocator(ctx: EngineContext, options: AllocatorOptions, lo
   };
 
   async function detect(): Promise<void> {
+    if (gated()) return;
+    detectedAt = ctx.now();
     const answer = await upstream.get('/capabilities');
+    if (answer.status === 429) return limited(answer.retryAfter);
     if (answer.status === 0 || answer.status >= 500) return void (online = false);
     online = true;
     const extensions = dataOf<{ extensions?: unknown }>(answer)?.extensions;
@@ -65,11 +76,16 @@ export function startAllocator(ctx: EngineContext, options: AllocatorOptions, lo
   /** Sends changes (one request, one key); applies the hub's answer to the counts in hand. */
   async function send(changes: AllocationChange[], key: string = randomUUID()): Promise<'granted' | 'refused' | 'unanswered'> {
     if (changes.length === 0) return 'granted';
+    if (gated()) return 'unanswered';
     unanswered.set(key, changes);
     const sentAt = ctx.now();
     lastTry = sentAt;
     const answer = await upstream.post('/allocations', { changes }, key);
-    if (answer.status === 0 || answer.status >= 500 || answer.status === 429) {
+    if (answer.status === 429) {
+      limited(answer.retryAfter);
+      return 'unanswered';
+    }
+    if (answer.status === 0 || answer.status >= 500) {
       online = false;
       return 'unanswered';
     }
@@ -92,9 +108,11 @@ export function startAllocator(ctx: EngineContext, options: AllocatorOptions, lo
 
   /** GET /allocations renews them at the hub; with no sale of ours on the way, the hub's count is ours. */
   async function reconcile(): Promise<void> {
+    if (gated()) return;
     const before = ctx.holdings.syncProgress();
     const sentAt = ctx.now();
     const answer = await upstream.get('/allocations');
+    if (answer.status === 429) return limited(answer.retryAfter);
     const data = answer.status === 200 ? dataOf<Allocations>(answer) : undefined;
     if (!data) return void (online = answer.status !== 0 && answer.status < 500);
     online = true;
@@ -113,6 +131,7 @@ export function startAllocator(ctx: EngineContext, options: AllocatorOptions, lo
 
   async function refreshVenue(): Promise<void> {
     for (const occurrence of ctx.catalog.allOccurrences().filter((o) => o.onSale === 1)) {
+      if (gated()) return;
       const sentAt = ctx.now();
       const answer = await upstream.get(`/occurrences/${encodeURIComponent(occurrence.id)}/inventory`);
       const data = dataOf<{ areas: { inventoryItems: { id: string; available: number }[] }[] }>(answer);
@@ -124,7 +143,8 @@ export function startAllocator(ctx: EngineContext, options: AllocatorOptions, lo
   }
 
   async function cycle(): Promise<void> {
-    if (mode !== 'hub') await detect();
+    // Not a hub (yet): ask again now and then — an upstream may be upgraded or replaced.
+    if (mode === 'unknown' || (mode === 'plain' && ctx.now() - detectedAt >= REDETECT_MS)) await detect();
     if (mode !== 'hub') return;
     await exclusive(async () => {
       for (const [key, changes] of [...unanswered]) await send(changes, key);
@@ -157,7 +177,7 @@ export function startAllocator(ctx: EngineContext, options: AllocatorOptions, lo
      */
     async beforeCart(body: CreateCartBody): Promise<UpstreamHold | undefined> {
       if (mode === 'unknown') await detect();
-      if (mode !== 'hub') return holdUpstreamFirst(ctx, upstream, body, { offlineSales: options.offlineSales, logger });
+      if (mode !== 'hub') return holdUpstreamFirst(ctx, upstream, body, { offlineSales: options.offlineSales, logger, gated, limited });
       if (!online && ctx.now() - lastTry < cycleMs) return undefined;
       const changes = onDemandChanges(ctx, body.items, options.allocation, ctx.now());
       if (changes.length > 0) await exclusive(() => send(changes));

@@ -25,10 +25,16 @@ export async function holdUpstreamFirst(
   ctx: EngineContext,
   upstream: Upstream,
   body: CreateCartBody,
-  options: { offlineSales: boolean; logger: FastifyBaseLogger },
+  options: { offlineSales: boolean; logger: FastifyBaseLogger; gated: () => boolean; limited: (retryAfter: number | undefined) => void },
 ): Promise<UpstreamHold | undefined> {
+  // While the terminal waits out a 429 or a silent upstream, nothing is sent: the cart is treated as offline.
+  if (options.gated()) {
+    if (!options.offlineSales) throw new EngineError('UPSTREAM_UNAVAILABLE', { details: { reason: 'offline_sales_off' } });
+    return undefined;
+  }
   const sentAt = ctx.now();
   const answer = await upstream.post('/carts', { items: body.items, ...(body.currency !== undefined && { currency: body.currency }) });
+  if (answer.status === 429) options.limited(answer.retryAfter);
   const cart = answer.status === 201 ? dataOf<Cart>(answer) : undefined;
   if (cart) {
     return {

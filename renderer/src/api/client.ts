@@ -1,6 +1,6 @@
 import { ApiError, networkError } from './errors';
 import { retryDelay, type Outcome } from './retry';
-import type { Cart, CreateCart, ErrorBody, Event, Inventory, Location, Order, Payment, Money, SyncConflict, SyncStatus } from './types';
+import type { Cart, CreateCart, ErrorBody, Event, Inventory, Location, Order, Payment, Money, SyncConflict, SyncStatus, Holdings } from './types';
 
 /**
  * The UI's only way to the engine: its localhost HTTP API, typed by the engine's schemas. Answers in the
@@ -100,6 +100,8 @@ export function createClient(options: ClientOptions) {
     cancelOrder: (orderId: string) => data(request<{ data: Order }>('POST', `/orders/${encodeURIComponent(orderId)}/cancel`, write())),
     /** the connectivity probe: answered at once, never retried */
     syncStatus: () => data(request<{ data: SyncStatus }>('GET', '/sync/status', { ...read, once: true, timeoutMs: 3000 })),
+    holdings: () => data(request<{ data: Holdings }>('GET', '/sync/holdings', { ...read, once: true, timeoutMs: 3000 })),
+    giveBack: (occurrenceId?: string) => data(request<{ data: Holdings }>('POST', '/sync/holdings/give-back', write(occurrenceId === undefined ? {} : { occurrenceId }))),
     retryConflict: (id: number) => data(request<{ data: SyncConflict }>('POST', `/sync/conflicts/${id}/retry`, write())),
     resolveConflict: (id: number, note: string) => data(request<{ data: SyncConflict }>('POST', `/sync/conflicts/${id}/resolve`, write({ note }))),
   };

@@ -9,6 +9,7 @@ import { EventList } from '../shared/EventList';
 import { startNewSale } from '../shared/new-sale';
 import { TicketPicker } from '../shared/TicketPicker';
 import { useConnectivity } from '../../stores/connectivity';
+import { Holdings } from './Holdings';
 import { OrderLookup } from './OrderLookup';
 import { SyncInbox } from './SyncInbox';
 
@@ -55,6 +56,7 @@ export function BoxOffice() {
       </div>
       <div className="column picker-column">
         <TicketPicker />
+        <Holdings />
       </div>
       <div className="column cart-column">
         <CartPanel />
