@@ -148,7 +148,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
           key: options.upstream.key,
           allocation: options.allocation ?? 10,
           offlineSales: options.offlineSales ?? false,
-          gate: { until: () => worker?.gate() ?? 0, pause: (ms) => worker?.pause(ms) },
+          gate: { until: () => worker?.gate() ?? 0, pause: (ms) => worker?.pause(ms), online: () => worker?.status().online ?? null },
           ...(options.allocationCycleMs !== undefined && { cycleMs: options.allocationCycleMs }),
         },
         logger,

@@ -26,7 +26,7 @@ export interface AllocatorOptions {
   /** how long an on-demand grant may take before the sale goes on with what is in hand (default 5 s) */
   readonly requestTimeoutMs?: number;
   /** the sync worker's pause (a 429's Retry-After, the long wait while the upstream is silent): nothing is sent before it */
-  readonly gate?: { until(): number; pause(ms: number): void };
+  readonly gate?: { until(): number; pause(ms: number): void; online(): boolean | null };
 }
 
 export type AllocationMode = 'hub' | 'plain' | 'unknown';
@@ -38,7 +38,11 @@ export function startAllocator(ctx: EngineContext, options: AllocatorOptions, lo
   const upstream = createUpstream({ url: options.url, key: options.key, timeoutMs: options.requestTimeoutMs ?? 5000 });
   const cycleMs = options.cycleMs ?? 5000;
   let mode: AllocationMode = modeOf(ctx.outbox.state('allocation_mode'));
-  let online = false;
+  let reachable = false;
+  const setOnline = (value: boolean): void => {
+    reachable = value;
+    ctx.terminal.online = value;
+  };
   let lastTry = 0;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -63,8 +67,8 @@ export function startAllocator(ctx: EngineContext, options: AllocatorOptions, lo
     detectedAt = ctx.now();
     const answer = await upstream.get('/capabilities');
     if (answer.status === 429) return limited(answer.retryAfter);
-    if (answer.status === 0 || answer.status >= 500) return void (online = false);
-    online = true;
+    if (answer.status === 0 || answer.status >= 500) return setOnline(false);
+    setOnline(true);
     const extensions = dataOf<{ extensions?: unknown }>(answer)?.extensions;
     const found: AllocationMode = Array.isArray(extensions) && extensions.includes('allocations.places') ? 'hub' : 'plain';
     if (found !== mode) logger.info({ mode: found }, found === 'hub' ? 'upstream grants allocations: this till sells what it holds' : 'upstream is a plain v3 service');
@@ -86,10 +90,10 @@ export function startAllocator(ctx: EngineContext, options: AllocatorOptions, lo
       return 'unanswered';
     }
     if (answer.status === 0 || answer.status >= 500) {
-      online = false;
+      setOnline(false);
       return 'unanswered';
     }
-    online = true;
+    setOnline(true);
     unanswered.delete(key);
     const data = answer.status === 200 ? dataOf<Allocations>(answer) : undefined;
     if (!data) {
@@ -114,8 +118,8 @@ export function startAllocator(ctx: EngineContext, options: AllocatorOptions, lo
     const answer = await upstream.get('/allocations');
     if (answer.status === 429) return limited(answer.retryAfter);
     const data = answer.status === 200 ? dataOf<Allocations>(answer) : undefined;
-    if (!data) return void (online = answer.status !== 0 && answer.status < 500);
-    online = true;
+    if (!data) return setOnline(answer.status !== 0 && answer.status < 500);
+    setOnline(true);
     immediate(ctx.db, () => {
       ctx.holdings.renew(sentAt + data.lapseSeconds * 1000);
       const after = ctx.holdings.syncProgress();
@@ -143,16 +147,18 @@ export function startAllocator(ctx: EngineContext, options: AllocatorOptions, lo
   }
 
   async function cycle(): Promise<void> {
+    // The worker hears first when the upstream goes silent (and then pauses everything): so does the till.
+    if (options.gate?.online() === false) setOnline(false);
     // Not a hub (yet): ask again now and then — an upstream may be upgraded or replaced.
     if (mode === 'unknown' || (mode === 'plain' && ctx.now() - detectedAt >= REDETECT_MS)) await detect();
     if (mode !== 'hub') return;
     await exclusive(async () => {
       for (const [key, changes] of [...unanswered]) await send(changes, key);
       await reconcile();
-      if (!online) return;
+      if (!reachable) return;
       await send(backgroundChanges(ctx, options.allocation, ctx.now()));
     });
-    if (online) await refreshVenue();
+    if (reachable) await refreshVenue();
   }
 
   function schedule(): void {
@@ -170,7 +176,7 @@ export function startAllocator(ctx: EngineContext, options: AllocatorOptions, lo
 
   return {
     mode: (): AllocationMode => mode,
-    online: (): boolean => online,
+    online: (): boolean => reachable,
     /**
      * Before a cart is made here. A hub: asks it, within this request, for what the cart needs beyond what is
      * in hand. A plain v3 upstream (or one not reached yet): holds the cart there first (upstream-hold.ts).
@@ -178,7 +184,7 @@ export function startAllocator(ctx: EngineContext, options: AllocatorOptions, lo
     async beforeCart(body: CreateCartBody): Promise<UpstreamHold | undefined> {
       if (mode === 'unknown') await detect();
       if (mode !== 'hub') return holdUpstreamFirst(ctx, upstream, body, { offlineSales: options.offlineSales, logger, gated, limited });
-      if (!online && ctx.now() - lastTry < cycleMs) return undefined;
+      if (!reachable && ctx.now() - lastTry < cycleMs) return undefined;
       const changes = onDemandChanges(ctx, body.items, options.allocation, ctx.now());
       if (changes.length > 0) await exclusive(() => send(changes));
       return undefined;

@@ -46,3 +46,15 @@ export function limitToHoldings(ctx: EngineContext, occurrenceId: string, invent
   }
   return limited;
 }
+
+/**
+ * At a terminal of a hub, the inventory's `available` is what this till can sell now: its places in hand that
+ * no cart holds, plus — online — what the venue had left when last seen (a cart asks the hub for those).
+ */
+export function sellableHere(ctx: EngineContext, occurrenceId: string, itemId: string, available: number, now: number): number {
+  if (!ctx.syncing || !ctx.terminal.sellsFromHoldings) return available;
+  const row = ctx.holdings.get(occurrenceId, itemId);
+  const inHand = row ? sellableFromHand(row.inHand, row.heldLocally, row.lapsesAt, now) : 0;
+  const venue = ctx.terminal.online ? (row?.venueAvailable ?? 0) : 0;
+  return Math.min(available, inHand + venue);
+}

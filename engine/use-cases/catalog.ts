@@ -4,6 +4,7 @@ import { fromBase } from '../domain/pricing';
 import type { CatalogDocument, EventView, InventoryView, LocationView } from '../contract/catalog';
 import { immediate } from '../store/db';
 import type { EngineContext } from './context';
+import { sellableHere } from './allocation-share';
 import { groupBy } from './group-by';
 import { locationOf, priceContextFor } from './price-context';
 
@@ -59,7 +60,7 @@ export function occurrenceInventory(ctx: EngineContext, occurrenceId: string, cu
           id: item.id,
           ...(item.label !== null && { label: item.label }),
           capacity: item.capacity,
-          available: item.available,
+          available: sellableHere(ctx, occurrenceId, item.id, item.available, now),
         })),
       })),
       extras: ctx.catalog.extras(occurrence.eventId).map((extra) => ({

@@ -27,7 +27,7 @@ export interface EngineContext {
   /** at a terminal: the places it holds from its hub */
   readonly holdings: ReturnType<typeof createHoldingRepo>;
   /** at a terminal: whether it sells only what it holds (its upstream is a hub, or not known yet); set by the allocator */
-  readonly terminal: { sellsFromHoldings: boolean };
+  readonly terminal: { sellsFromHoldings: boolean; online: boolean };
   readonly imports: ReturnType<typeof createImportRepo>;
   /** an upstream is configured: every order and cancellation also goes into the sync outbox */
   readonly syncing: boolean;
@@ -58,7 +58,7 @@ export function createContext(
     allocations: createAllocationRepo(db),
     allocationLapseMs: (options.allocationLapseSeconds ?? DEFAULT_ALLOCATION_LAPSE_SECONDS) * 1000,
     holdings: createHoldingRepo(db),
-    terminal: { sellsFromHoldings: false },
+    terminal: { sellsFromHoldings: false, online: false },
     imports: createImportRepo(db),
     syncing: options.syncing ?? false,
     payments: options.payments,

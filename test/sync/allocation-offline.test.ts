@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ALLOC } from '../fixtures/allocation-catalog';
 import type { ErrorEnvelope, TestEngine } from '../helpers/engine';
 import { checkout, expectInvariant, holdingOf, hubStock, sellAt, startHub, startTerminal, waitForSellable, type Terminal } from './allocation-helpers';
-import { expectArrivedExactlyOnce, waitForSynced, type Order } from './harness';
+import { expectArrivedExactlyOnce, waitForSynced, waitUntil, type Order } from './harness';
 
 /**
  * Contract §10: a terminal of a hub, at the shipped defaults (10 places kept in hand, top-up every 5 s), cut
@@ -26,6 +26,8 @@ describe('a terminal cut off from its hub', () => {
 
     // Online: the background top-up keeps 10 in hand; a cart of 15 asks the hub for the rest within its request.
     expect(await waitForSellable(till, floor, (n) => n === 10, 15_000)).toBe(10);
+    // Online it offers what it holds plus what the venue has left (a cart asks the hub for those).
+    expect((await holdingOf(till, floor))?.venueAvailable).toBe(190);
     const orders: Order[] = [];
     const big = await sellAt(till, floor, 15);
     if (!('order' in big)) throw new Error(`online sale of 15 refused: ${JSON.stringify(big.refusal.body)}`);
@@ -45,6 +47,13 @@ describe('a terminal cut off from its hub', () => {
     // Offline: exactly what is in hand, one place at a time; asking for 2 with 1 left says 1.
     let left = (await holdingOf(till, floor))?.sellable ?? 0;
     expect(left).toBe(held - 2);
+    // What the till offers is what it can sell: offline, its hand and nothing more (a kiosk never offers more).
+    const offered = async (itemId: string) =>
+      (await till.request<{ data: { areas: { inventoryItems: { id: string; available: number }[] }[] } }>('GET', `/occurrences/${ALLOC.occurrenceId}/inventory`)).body.data.areas
+        .flatMap((area) => area.inventoryItems)
+        .find((item) => item.id === itemId)?.available;
+    await waitUntil(async () => (await offered(floor)) === left, 10_000, 'the till to offer only its hand');
+    expect(await offered('S1')).toBe(0);
     while (left > 1) {
       const sale = await sellAt(till, floor, 1);
       if (!('order' in sale)) throw new Error(`offline sale refused with ${left} in hand: ${JSON.stringify(sale.refusal.body)}`);
