@@ -82,6 +82,7 @@ async function localTarget(settings: Settings) {
     uiDir: join(appRoot, 'dist', 'renderer'),
     migrationsDir: join(appRoot, 'engine', 'store', 'migrations'),
     ...(settings.upstream && { upstream: settings.upstream }),
+    allocation: settings.allocation,
     logger,
   });
   if (!engine.ui) throw new Error('the UI is missing from this build (dist/renderer)');

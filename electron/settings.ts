@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
  *   "port": 0,                              // the local engine's port (0: a free one)
  *   "lan": { "host": "0.0.0.0", "allowedHosts": ["till-1.venue.lan"] },   // serve this engine on the LAN
  *   "remote": { "url": "http://till-1.venue.lan:8787", "apiKey": "kassa_…" }, // use another terminal's engine
- *   "upstream": { "url": "https://tickets.example", "key": "kassa_…" }    // sync this engine's sales upstream
+ *   "upstream": { "url": "https://tickets.example", "key": "kassa_…" },   // sync this engine's sales upstream
+ *   "allocation": 10                        // a hub's places of each standing area kept in hand (0–100000)
  * }
  */
 export interface Settings {
@@ -18,9 +19,11 @@ export interface Settings {
   readonly lan: { readonly host: string; readonly allowedHosts: readonly string[] } | undefined;
   readonly remote: { readonly url: string; readonly apiKey: string } | undefined;
   readonly upstream: { readonly url: string; readonly key: string } | undefined;
+  /** places of each general item of each on-sale occurrence kept in hand from the hub (contract §10, --allocation) */
+  readonly allocation: number;
 }
 
-export const DEFAULT_SETTINGS: Settings = { mode: 'boxOffice', staffPinHash: undefined, port: 0, lan: undefined, remote: undefined, upstream: undefined };
+export const DEFAULT_SETTINGS: Settings = { mode: 'boxOffice', staffPinHash: undefined, port: 0, lan: undefined, remote: undefined, upstream: undefined, allocation: 10 };
 
 export class SettingsError extends Error {}
 
@@ -50,7 +53,11 @@ export function parseSettings(text: string): Settings {
   if (mode === 'kiosk' && !staffPinHash) throw new SettingsError('kiosk mode needs settings.staffPinHash (npm run staff-pin -- PIN)');
   const port = value.port ?? 0;
   if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) throw new SettingsError('settings.port must be 0–65535');
-  return { mode, staffPinHash, port, lan: parseLan(value.lan), remote: parseRemote(value.remote), upstream: parseUpstream(value.upstream) };
+  const allocation = value.allocation ?? 10;
+  if (typeof allocation !== 'number' || !Number.isInteger(allocation) || allocation < 0 || allocation > 100_000) {
+    throw new SettingsError('settings.allocation must be a whole number from 0 to 100000');
+  }
+  return { mode, staffPinHash, port, lan: parseLan(value.lan), remote: parseRemote(value.remote), upstream: parseUpstream(value.upstream), allocation };
 }
 
 function parseLan(value: unknown): Settings['lan'] {
