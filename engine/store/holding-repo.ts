@@ -41,6 +41,7 @@ export function createHoldingRepo(db: Db) {
   const progress = db.prepare<[], { lastId: number; pendingOrders: number }>(
     "SELECT COALESCE(MAX(id), 0) AS lastId, COALESCE(SUM(kind = 'order' AND state = 'pending'), 0) AS pendingOrders FROM outbox");
   const link = db.prepare<[string, string | null, number]>('INSERT OR REPLACE INTO upstream_holds (local_cart_id, upstream_cart_id, created_at) VALUES (?, ?, ?)');
+  const linked = db.prepare<[string], { upstreamCartId: string | null }>('SELECT upstream_cart_id AS upstreamCartId FROM upstream_holds WHERE local_cart_id = ?');
   const heldOf = db.prepare<[string, string], { held: number }>('SELECT held FROM inventory_items WHERE occurrence_id = ? AND id = ?');
 
   return {
@@ -67,6 +68,7 @@ export function createHoldingRepo(db: Db) {
     syncProgress: () => progress.get() ?? { lastId: 0, pendingOrders: 0 },
     /** a plain v3 upstream: the cart held there for this local cart */
     linkUpstreamCart: (localCartId: string, upstreamCartId: string | null, at: number): void => void link.run(localCartId, upstreamCartId, at),
+    upstreamCartOf: (localCartId: string): string | null => linked.get(localCartId)?.upstreamCartId ?? null,
   };
 }
 

@@ -189,6 +189,11 @@ export function startAllocator(ctx: EngineContext, options: AllocatorOptions, lo
       if (changes.length > 0) await exclusive(() => send(changes));
       return undefined;
     },
+    /** A plain v3 upstream: a cart released here releases the cart held for it upstream (best effort; it would time out). */
+    async afterCartReleased(localCartId: string): Promise<void> {
+      const upstreamCartId = mode === 'hub' ? null : ctx.holdings.upstreamCartOf(localCartId);
+      if (upstreamCartId !== null && !gated()) await upstream.delete(`/carts/${encodeURIComponent(upstreamCartId)}`);
+    },
     /** Gives back what is in hand and in no cart: all of it, or one occurrence's (staff, off sale). */
     async giveBack(occurrenceId?: string): Promise<'granted' | 'refused' | 'unanswered'> {
       return exclusive(() => send(giveBackChanges(ctx, occurrenceId)));

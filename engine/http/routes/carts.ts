@@ -43,6 +43,7 @@ export const cartRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext; allocat
     { config, schema: { tags, summary: 'Release the hold', params: CartParams, response: { 204: { type: 'null', description: 'Released' }, '4xx': ErrorBody, '5xx': ErrorBody } } },
     async (request, reply) => {
       deleteCart(ctx, request.params.cartId);
+      await allocator()?.afterCartReleased(request.params.cartId);
       return reply.code(204).send(null);
     },
   );
