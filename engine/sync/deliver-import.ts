@@ -36,7 +36,7 @@ export async function deliverBatch(ctx: EngineContext, hub: Channel, entries: re
   if (!results) {
     const whole: Delivery =
       answer.status === 404 && errorOf(answer)?.code !== 'INSUFFICIENT_PERMISSIONS'
-        ? { kind: 'retry', reason: 'the upstream no longer offers the order import', rediscover: true, afterSteps: 0 }
+        ? { kind: 'retry', reason: 'the upstream no longer offers the order import', rediscover: true, afterSteps: 5 }
         : refused(answer);
     for (const { entry } of sending) outcomes.set(entry.id, whole);
     return outcomes;

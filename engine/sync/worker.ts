@@ -41,6 +41,9 @@ export interface SyncStatus {
   upstreamKind: 'hub' | 'v3' | null;
 }
 
+/** An order entry that has not begun the cart flow (no upstream cart recorded or attempted): a hub may import it. */
+const importable = (entry: OutboxRow): boolean => entry.kind === 'order' && entry.upstreamCartId === null && entry.cartAttemptedAt === null;
+
 /** How long everything waits, in base steps, after the upstream refused the key: an admin has to act. */
 const KEY_REJECTED_STEPS = 60;
 
@@ -103,8 +106,6 @@ export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger
     const ready = ctx.outbox.ready(now, batchLimit + inFlight.size).filter((entry) => !inFlight.has(entry.orderId));
     const [first] = ready;
     if (!first) return undefined;
-    // An entry that began the cart flow (an upstream cart recorded or attempted) finishes it.
-    const importable = (entry: OutboxRow) => entry.kind === 'order' && entry.upstreamCartId === null && entry.cartAttemptedAt === null;
     if (status.upstreamKind !== 'hub' || !importable(first)) return [first];
     const batch: OutboxRow[] = [];
     const orders = new Set<string>();
@@ -120,7 +121,7 @@ export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger
 
   async function run(job: readonly OutboxRow[]): Promise<void> {
     const [single] = job;
-    const outcomes = status.upstreamKind === 'hub' && job.length >= 1 && job.every((entry) => entry.kind === 'order' && entry.upstreamCartId === null && entry.cartAttemptedAt === null)
+    const outcomes = status.upstreamKind === 'hub' && job.every(importable)
       ? await deliverBatch(ctx, channel, job)
       : new Map(single ? [[single.id, await deliverEntry(ctx, channel, single)]] : []);
     record(job, outcomes);

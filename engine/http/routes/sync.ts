@@ -8,7 +8,7 @@ const config = { scope: 'sync' } as const;
 const tags = ['sync'];
 
 export const syncRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext; worker: () => SyncSource | undefined }> = async (app, { ctx, worker }) => {
-  app.get('/sync/status', { config, schema: { tags, summary: 'Online or offline, last sync, entries waiting, the conflict inbox', response: replies(200, SyncStatus) } }, async () => ({
+  app.get('/sync/status', { config, schema: { tags, summary: 'Online or offline, last sync, the backlog (waiting, oldest, rate, time left), the conflict inbox', response: replies(200, SyncStatus) } }, async () => ({
     data: syncStatus(ctx, worker()),
   }));
   app.post(

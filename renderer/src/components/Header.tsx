@@ -1,5 +1,6 @@
 import type { Translate } from '../i18n/i18n';
 import type { Language, Mode } from '../stores/session';
+import { SyncBacklog } from './SyncBacklog';
 
 interface Props {
   t: Translate;
@@ -26,6 +27,7 @@ export function Header({ t, online, waiting, mode, language, onMode, onLanguage 
         <span className="state">{status}</span>
         {waiting !== null && <span className="waiting"> · {t(waiting === 1 ? 'conn.waitingOne' : 'conn.waiting', { count: waiting })}</span>}
       </p>
+      {mode === 'boxOffice' && <SyncBacklog t={t} />}
       {mode === 'boxOffice' && (
         <label className="setting">
           {t('settings.mode')}

@@ -117,4 +117,10 @@ export const de: Record<MessageKey, string> = {
   'sync.retry': 'Erneut senden',
   'sync.note': 'Notiz zur Lösung',
   'sync.resolve': 'Als gelöst markieren',
+  'sync.backlog': 'Bestellungen werden synchronisiert',
+  'sync.backlogText': '{sent} von {total} gesendet · noch etwa {left}',
+  'sync.stale': 'Bestellungen warten seit {minutes} Minuten auf Synchronisierung: oben können dieselben Plätze inzwischen verkauft werden.',
+  'sync.keyRejected': 'Oben wird der Sync-Schlüssel dieses Terminals abgelehnt: Bestellungen warten, bis ein Administrator ihn korrigiert.',
+  'sync.seconds': '{count} s',
+  'sync.minutes': '{count} min',
 };

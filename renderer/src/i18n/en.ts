@@ -116,6 +116,12 @@ export const en = {
   'sync.retry': 'Send again',
   'sync.note': 'Resolution note',
   'sync.resolve': 'Mark resolved',
+  'sync.backlog': 'Orders syncing',
+  'sync.backlogText': '{sent} of {total} sent · about {left} left',
+  'sync.stale': 'Orders have waited {minutes} minutes to sync: the upstream may sell the same places meanwhile.',
+  'sync.keyRejected': 'The upstream refuses this terminal’s sync key: orders wait until an administrator fixes it.',
+  'sync.seconds': '{count} s',
+  'sync.minutes': '{count} min',
 } as const;
 
 export type MessageKey = keyof typeof en;

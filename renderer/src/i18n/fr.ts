@@ -117,4 +117,10 @@ export const fr: Record<MessageKey, string> = {
   'sync.retry': 'Renvoyer',
   'sync.note': 'Note de résolution',
   'sync.resolve': 'Marquer comme résolu',
+  'sync.backlog': 'Commandes en synchronisation',
+  'sync.backlogText': '{sent} sur {total} envoyées · encore environ {left}',
+  'sync.stale': 'Des commandes attendent depuis {minutes} minutes d’être synchronisées : en amont, les mêmes places peuvent être vendues entre-temps.',
+  'sync.keyRejected': 'L’amont refuse la clé de synchronisation de ce terminal : les commandes attendent qu’un administrateur la corrige.',
+  'sync.seconds': '{count} s',
+  'sync.minutes': '{count} min',
 };

@@ -117,6 +117,11 @@ describe('the long wait', () => {
     await vi.runAllTimersAsync();
     await again;
     expect(retrier.gate() - Date.now()).toBe(4000);
+    // and so is a success, after a 503 on the way
+    const recovered = retrier.send(scripted([503, 201]).request, true);
+    await vi.runAllTimersAsync();
+    expect((await recovered).status).toBe(201);
+    expect([retrier.streak(), retrier.gate()]).toEqual([0, 0]);
   });
 
   it('is one wait for requests that fail together, not one step each', async () => {
