@@ -48,6 +48,7 @@ const EXPECTED_BY_CODE: Readonly<Record<string, Recovery>> = {
   HOST_NOT_ALLOWED: 'sign-in',
   ORIGIN_NOT_ALLOWED: 'sign-in',
   CART_CHECKOUT_IN_PROGRESS: 'retry-later',
+  UPSTREAM_UNAVAILABLE: 'retry-later',
 };
 
 /** Codes the UI handles specifically, whatever type they arrive with (errors.ts BY_CODE). */
