@@ -51,6 +51,8 @@ export function startAllocator(ctx: EngineContext, options: AllocatorOptions, lo
   const unanswered = new Map<string, AllocationChange[]>();
   let queue: Promise<unknown> = Promise.resolve();
   let detectedAt = 0;
+  /** shows whose places staff gave back: not topped up again until the till restarts */
+  const givenBack = new Set<string>();
   const gated = (): boolean => ctx.now() < (options.gate?.until() ?? 0);
   const limited = (retryAfter: number | undefined): void => options.gate?.pause((retryAfter ?? 1) * 1000);
   ctx.terminal.sellsFromHoldings = mode === 'hub';
@@ -156,7 +158,7 @@ export function startAllocator(ctx: EngineContext, options: AllocatorOptions, lo
       for (const [key, changes] of [...unanswered]) await send(changes, key);
       await reconcile();
       if (!reachable) return;
-      await send(backgroundChanges(ctx, options.allocation, ctx.now()));
+      await send(backgroundChanges(ctx, options.allocation, ctx.now(), givenBack));
     });
     if (reachable) await refreshVenue();
   }
@@ -196,6 +198,8 @@ export function startAllocator(ctx: EngineContext, options: AllocatorOptions, lo
     },
     /** Gives back what is in hand and in no cart: all of it, or one occurrence's (staff, off sale). */
     async giveBack(occurrenceId?: string): Promise<'granted' | 'refused' | 'unanswered'> {
+      const shows = occurrenceId === undefined ? ctx.catalog.allOccurrences().map((o) => o.id) : [occurrenceId];
+      for (const show of shows) givenBack.add(show);
       return exclusive(() => send(giveBackChanges(ctx, occurrenceId)));
     },
     async stop(options: { giveBack: boolean }): Promise<void> {

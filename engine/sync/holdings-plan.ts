@@ -32,11 +32,13 @@ export function onDemandChanges(ctx: EngineContext, needs: readonly Need[], keep
  * The background top-up: `keepInHand` free places of each general item of each on-sale occurrence (a surplus
  * over twice that goes back); everything free of an occurrence off sale, and every seat no cart holds, goes back.
  */
-export function backgroundChanges(ctx: EngineContext, keepInHand: number, now: number): AllocationChange[] {
+export function backgroundChanges(ctx: EngineContext, keepInHand: number, now: number, givenBack: ReadonlySet<string> = new Set()): AllocationChange[] {
   const changes: AllocationChange[] = [];
   const onSale = new Set(ctx.catalog.allOccurrences().filter((o) => o.onSale === 1).map((o) => o.id));
   const rows = new Map(ctx.holdings.all().map((row) => [`${row.occurrenceId}\n${row.inventoryItemId}`, row]));
   for (const occurrenceId of onSale) {
+    // Staff gave this show's places back: no top-up (a sale still asks the hub within its request).
+    if (givenBack.has(occurrenceId)) continue;
     const general = new Set(ctx.catalog.areas(occurrenceId).filter((area) => area.seating === 'general').map((area) => area.id));
     for (const item of ctx.catalog.items(occurrenceId)) {
       if (!general.has(item.areaId)) continue;
