@@ -11,6 +11,8 @@ export interface OutboxRow {
   idempotencyKey: string;
   upstreamCartId: string | null;
   cartAttemptedAt: number | null;
+  /** first sent to a hub's import (its answer may have been lost) */
+  sentAt: number | null;
   upstreamOrderId: string | null;
   attempts: number;
   nextAttemptAt: number;
@@ -23,7 +25,7 @@ export interface OutboxRow {
 }
 
 const COLUMNS = `id, kind, order_id AS orderId, state, idempotency_key AS idempotencyKey, upstream_cart_id AS upstreamCartId,
-  cart_attempted_at AS cartAttemptedAt, upstream_order_id AS upstreamOrderId, attempts, next_attempt_at AS nextAttemptAt, last_error AS lastError,
+  cart_attempted_at AS cartAttemptedAt, sent_at AS sentAt, upstream_order_id AS upstreamOrderId, attempts, next_attempt_at AS nextAttemptAt, last_error AS lastError,
   conflict_code AS conflictCode, conflict_message AS conflictMessage, conflict_at AS conflictAt, resolved_note AS resolvedNote,
   created_at AS createdAt`;
 
@@ -45,12 +47,13 @@ export function createOutboxRepo(db: Db) {
   const waiting = db.prepare<[], { n: number }>(`SELECT COUNT(*) AS n FROM outbox WHERE state = 'pending'`);
   const setCart = db.prepare<[string | null, number]>('UPDATE outbox SET upstream_cart_id = ? WHERE id = ?');
   const markCartAttempt = db.prepare<[number, number]>('UPDATE outbox SET cart_attempted_at = COALESCE(cart_attempted_at, ?) WHERE id = ?');
+  const markSent = db.prepare<[number, number]>('UPDATE outbox SET sent_at = COALESCE(sent_at, ?) WHERE id = ?');
   const deliver = db.prepare<[string | null, number, number]>(
     "UPDATE outbox SET state = 'delivered', upstream_order_id = COALESCE(?, upstream_order_id), delivered_at = ?, last_error = NULL WHERE id = ?");
   const retryLater = db.prepare<[number, string, number]>('UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE id = ?');
   const conflict = db.prepare<[string, string, number, number]>(
     // In the inbox no earlier cart of the entry can still be pending: a staff retry starts clean.
-    "UPDATE outbox SET state = 'conflict', conflict_code = ?, conflict_message = ?, conflict_at = ?, attempts = attempts + 1, cart_attempted_at = NULL WHERE id = ?");
+    "UPDATE outbox SET state = 'conflict', conflict_code = ?, conflict_message = ?, conflict_at = ?, attempts = attempts + 1, cart_attempted_at = NULL, sent_at = NULL WHERE id = ?");
   const requeue = db.prepare<[number]>("UPDATE outbox SET state = 'pending', attempts = 0, next_attempt_at = 0, last_error = NULL WHERE id = ? AND state = 'conflict'");
   const resolve = db.prepare<[string, number]>("UPDATE outbox SET state = 'resolved', resolved_note = ? WHERE id = ? AND state = 'conflict'");
   const getState = db.prepare<[string], { value: string }>('SELECT value FROM sync_state WHERE name = ?');
@@ -73,6 +76,7 @@ export function createOutboxRepo(db: Db) {
     waiting: () => waiting.get()?.n ?? 0,
     setUpstreamCart: (id: number, cartId: string | null) => void setCart.run(cartId, id),
     markCartAttempt: (id: number, now: number) => void markCartAttempt.run(now, id),
+    markSent: (id: number, now: number) => void markSent.run(now, id),
     delivered: (id: number, upstreamOrderId: string | null, now: number) => void deliver.run(upstreamOrderId, now, id),
     retryLater: (id: number, at: number, error: string) => void retryLater.run(at, error.slice(0, 500), id),
     conflict: (id: number, code: string, message: string, now: number) => void conflict.run(code, message.slice(0, 500), now, id),

@@ -1,5 +1,6 @@
 import type { ImportOrder, ImportResult } from '../contract/import';
 import type { Order } from '../contract/order';
+import { immediate } from '../store/db';
 import type { OutboxRow } from '../store/outbox-repo';
 import { readOrder } from '../use-cases/cancel-order';
 import type { EngineContext } from '../use-cases/context';
@@ -19,11 +20,16 @@ export async function deliverBatch(ctx: EngineContext, hub: Channel, entries: re
   const sending: { entry: OutboxRow; body: ImportOrder }[] = [];
   for (const entry of entries) {
     const order = readOrder(ctx, entry.orderId);
-    // Cancelled here before it ever reached the upstream: nothing to send.
-    if (order.status === 'cancelled' && entry.upstreamOrderId === null) outcomes.set(entry.id, { kind: 'delivered', upstreamOrderId: null });
+    // Cancelled here before it was ever sent: nothing to send. Once sent, it may be upstream (a lost answer):
+    // it goes again — the hub answers the order it made — and its cancellation follows it.
+    if (order.status === 'cancelled' && entry.upstreamOrderId === null && entry.sentAt === null) outcomes.set(entry.id, { kind: 'delivered', upstreamOrderId: null });
     else sending.push({ entry, body: importOf(ctx, entry, order) });
   }
   if (sending.length === 0) return outcomes;
+  const now = ctx.now();
+  immediate(ctx.db, () => {
+    for (const { entry } of sending) ctx.outbox.markSent(entry.id, now);
+  });
 
   const answer = await hub.post('/orders/import', { orders: sending.map((item) => item.body) }, { repeatable: true });
   const results = answer.status === 200 ? dataOf<{ results: ImportResult[] }>(answer)?.results : undefined;

@@ -34,8 +34,7 @@ export async function deliverEntry(ctx: EngineContext, upstream: Channel, entry:
 
 async function deliverOrder(ctx: EngineContext, upstream: Channel, entry: OutboxRow): Promise<Delivery> {
   const order = readOrder(ctx, entry.orderId);
-  // Cancelled here before it ever reached the upstream (e.g. a conflict sent again later): nothing to send.
-  if (order.status === 'cancelled' && entry.upstreamOrderId === null) return { kind: 'delivered', upstreamOrderId: null };
+  if (order.status === 'cancelled' && entry.upstreamOrderId === null) return cancelledHere(upstream, entry);
   let cartId = entry.upstreamCartId;
   if (cartId === null) {
     // Written before the request: if its answer is lost, the cart it made upstream holds the stock until
@@ -95,6 +94,25 @@ async function shapeCart(ctx: EngineContext, upstream: Channel, cartId: string, 
     if (answer.status !== 200) return refused(answer);
   }
   return undefined;
+}
+
+/**
+ * The order was cancelled here before it was known upstream. Nothing was checked out without a cart, and a
+ * cart still held upstream was never checked out: nothing to send (the cart is given back). A cart that
+ * became an order there (a checkout whose answer was lost) answers CART_ALREADY_ORDERED: that order is
+ * recorded, and the cancellation behind it cancels it upstream.
+ */
+async function cancelledHere(upstream: Channel, entry: OutboxRow): Promise<Delivery> {
+  // Sent to a hub's import before, and the upstream is no hub now: only staff can tell whether it is there.
+  if (entry.sentAt !== null) {
+    return { kind: 'conflict', code: 'SENT_TO_FORMER_HUB', message: 'Cancelled here after it was sent to a hub that is no longer the upstream: check whether the order is there.' };
+  }
+  if (entry.upstreamCartId === null) return { kind: 'delivered', upstreamOrderId: null };
+  const path = `/carts/${encodeURIComponent(entry.upstreamCartId)}`;
+  const read = await upstream.get(path);
+  if (read.status !== 200) return refused(read);
+  await upstream.delete(path);
+  return { kind: 'delivered', upstreamOrderId: null };
 }
 
 async function deliverCancel(ctx: EngineContext, upstream: Channel, entry: OutboxRow): Promise<Delivery> {

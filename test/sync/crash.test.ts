@@ -153,5 +153,5 @@ describe.each(UPSTREAMS)('the kiosk killed while it syncs to a $kind', ({ kind }
     expectOutboxDelivered(dataDir, local, imported);
     expect(soldOf(upstream.dataDir)).toEqual(soldOf(dataDir));
     expect(kills).toHaveLength(ROUNDS);
-  }, 150_000);
+  }, 240_000);
 });

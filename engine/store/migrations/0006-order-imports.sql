@@ -12,3 +12,8 @@ CREATE TABLE order_imports (
 
 -- The sync status's recent delivery rate reads the last minute of deliveries.
 CREATE INDEX outbox_delivered_at ON outbox(delivered_at) WHERE delivered_at IS NOT NULL;
+
+-- When an order entry was first sent upstream (to a hub's import): an order cancelled here afterwards may
+-- already be there, so it is still sent — the hub answers the order it made — and its cancellation follows.
+-- Cleared when the upstream refuses the entry for good (then it certainly is not there).
+ALTER TABLE outbox ADD COLUMN sent_at INTEGER;
