@@ -90,6 +90,7 @@ async function localTarget(settings: Settings) {
     ...(settings.upstream && { upstream: settings.upstream }),
     printers: settings.printers,
     systemPrint: createSystemPrint(),
+    allocation: settings.allocation,
     logger,
   });
   if (!engine.ui) throw new Error('the UI is missing from this build (dist/renderer)');

@@ -9,7 +9,8 @@ import { readFileSync } from 'node:fs';
  *   "lan": { "host": "0.0.0.0", "allowedHosts": ["till-1.venue.lan"] },   // serve this engine on the LAN
  *   "remote": { "url": "http://till-1.venue.lan:8787", "apiKey": "kassa_…" }, // use another terminal's engine
  *   "upstream": { "url": "https://tickets.example", "key": "kassa_…" },   // sync this engine's sales upstream
- *   "printers": ["tcp://192.168.1.50:9100", "system:Kiosk TM-T88?paper=80"] // print jobs go to the first unless a request names another
+ *   "printers": ["tcp://192.168.1.50:9100", "system:Kiosk TM-T88?paper=80"], // jobs go to the first unless a request names another
+ *   "allocation": 10                        // a hub's places of each standing area kept in hand (0–100000)
  * }
  */
 export interface Settings {
@@ -21,9 +22,11 @@ export interface Settings {
   readonly upstream: { readonly url: string; readonly key: string } | undefined;
   /** the engine's printers (contract §12): `tcp://HOST:PORT` (ESC/POS) or `system:NAME` (printed without a dialog) */
   readonly printers: readonly string[];
+  /** places of each general item of each on-sale occurrence kept in hand from the hub (contract §10, --allocation) */
+  readonly allocation: number;
 }
 
-export const DEFAULT_SETTINGS: Settings = { mode: 'boxOffice', staffPinHash: undefined, port: 0, lan: undefined, remote: undefined, upstream: undefined, printers: [] };
+export const DEFAULT_SETTINGS: Settings = { mode: 'boxOffice', staffPinHash: undefined, port: 0, lan: undefined, remote: undefined, upstream: undefined, printers: [], allocation: 10 };
 
 export class SettingsError extends Error {}
 
@@ -53,6 +56,10 @@ export function parseSettings(text: string): Settings {
   if (mode === 'kiosk' && !staffPinHash) throw new SettingsError('kiosk mode needs settings.staffPinHash (npm run staff-pin -- PIN)');
   const port = value.port ?? 0;
   if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) throw new SettingsError('settings.port must be 0–65535');
+  const allocation = value.allocation ?? 10;
+  if (typeof allocation !== 'number' || !Number.isInteger(allocation) || allocation < 0 || allocation > 100_000) {
+    throw new SettingsError('settings.allocation must be a whole number from 0 to 100000');
+  }
   return {
     mode,
     staffPinHash,
@@ -61,6 +68,7 @@ export function parseSettings(text: string): Settings {
     remote: parseRemote(value.remote),
     upstream: parseUpstream(value.upstream),
     printers: parsePrinters(value.printers),
+    allocation,
   };
 }
 

@@ -17,6 +17,7 @@ import { importCatalog } from './use-cases/catalog';
 import { createContext } from './use-cases/context';
 import { createSimulator } from './payments/simulator';
 import { settleOpenAttempts } from './use-cases/recover-payments';
+import { startAllocator, type Allocator } from './sync/allocator';
 import { startSyncWorker, type SyncWorker } from './sync/worker';
 import type { Backoff } from './printing/backoff';
 import { parsePrinter, PrinterUrlError } from './printing/printers';
@@ -46,6 +47,14 @@ export interface EngineOptions {
   readonly sweepIntervalMs?: number;
   /** the upstream service to sync with (contract §1 --upstream, --upstream-key); absent: standalone */
   readonly upstream?: { readonly url: string; readonly key: string; readonly pullIntervalMs?: number; readonly retryBaseMs?: number; readonly pollMs?: number };
+  /** at a terminal of a hub: places of each general item of each on-sale occurrence kept in hand (default 10) */
+  readonly allocation?: number;
+  /** at a terminal of a plain v3 upstream: sell while it cannot be reached (default false) */
+  readonly offlineSales?: boolean;
+  /** at a terminal of a hub: how often allocations are topped up and renewed (default 5000 ms) */
+  readonly allocationCycleMs?: number;
+  /** at a hub: how long a terminal's allocations outlive its last call (default 6 hours) */
+  readonly allocationLapseSeconds?: number;
   /** the simulated payment provider's answer latency (for demos and crash tests) */
   readonly paymentAnswerDelayMs?: number;
   /** the built UI to serve (default dist/renderer when it exists); false serves none */
@@ -55,6 +64,11 @@ export interface EngineOptions {
    * 100 advertised); false behaves as a plain v3 service (for tests)
    */
   readonly capabilities?: false | { readonly importBatch?: number };
+  /**
+   * a hub grants allocations to its terminals (default true). false: its terminals sell as against a plain v3
+   * service (hold upstream first; offline only with --offline-sales), for a venue that accepts that risk
+   */
+  readonly allocations?: boolean;
   /** where the SQL migrations are (default: beside the store's source); a bundled build names its copy */
   readonly migrationsDir?: string;
   /**
@@ -88,8 +102,15 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     const now = options.now ?? Date.now;
     let baseUrl = '';
     const simulator = createSimulator(db, { baseUrl: () => baseUrl, now, answerDelayMs: options.paymentAnswerDelayMs });
-    const ctx = createContext(db, { holdSeconds: options.holdSeconds ?? 900, now, payments: simulator.provider, syncing: options.upstream !== undefined });
+    const ctx = createContext(db, {
+      holdSeconds: options.holdSeconds ?? 900,
+      now,
+      payments: simulator.provider,
+      syncing: options.upstream !== undefined,
+      ...(options.allocationLapseSeconds !== undefined && { allocationLapseSeconds: options.allocationLapseSeconds }),
+    });
     let worker: SyncWorker | undefined;
+    let allocator: Allocator | undefined;
     if (options.catalogFile !== undefined) importCatalog(ctx, readCatalogFile(options.catalogFile));
     else if (options.demo !== false && ctx.catalog.locations().length === 0) importCatalog(ctx, demoCatalog());
     // Before taking requests: what a crash left between the provider's answer and the order's commit.
@@ -122,6 +143,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       ...(ui && { ui }),
       simulator,
       sync: () => worker,
+      allocator: () => allocator,
       logger,
       rateLimit: options.rateLimit ?? 50,
       allowedHosts: options.allowedHosts ?? [],
@@ -131,6 +153,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
         timeZone,
       },
       ...(options.capabilities !== undefined && { capabilities: options.capabilities }),
+      ...(options.allocations === false && { allocations: false }),
     });
     const host = options.host ?? '127.0.0.1';
     await app.listen({ port: options.port ?? 8787, host });
@@ -143,6 +166,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     const sweep = () => {
       immediate(db, () => {
         ctx.carts.releaseExpired(ctx.now());
+        ctx.allocations.lapse(ctx.now());
+        ctx.allocations.purgeRequests(ctx.now() - 24 * 3600 * 1000);
         ctx.checkout.purgeKeys(ctx.now());
       });
       // A payment whose provider never answered must not lock its cart until the next restart.
@@ -156,7 +181,21 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
         });
     };
     const sweeper = setInterval(sweep, options.sweepIntervalMs ?? 30_000);
-    if (options.upstream) worker = startSyncWorker(ctx, options.upstream, logger);
+    if (options.upstream) {
+      worker = startSyncWorker(ctx, options.upstream, logger);
+      allocator = startAllocator(
+        ctx,
+        {
+          url: options.upstream.url,
+          key: options.upstream.key,
+          allocation: options.allocation ?? 10,
+          offlineSales: options.offlineSales ?? false,
+          gate: { until: () => worker?.gate() ?? 0, pause: (ms) => worker?.pause(ms), online: () => worker?.status().online ?? null },
+          ...(options.allocationCycleMs !== undefined && { cycleMs: options.allocationCycleMs }),
+        },
+        logger,
+      );
+    }
     sweeper.unref();
     let closed: Promise<void> | undefined;
     return {
@@ -166,6 +205,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       close: () => {
         closed ??= (async () => {
           clearInterval(sweeper);
+          // A clean shutdown gives the places in hand back to the hub (contract §10).
+          await allocator?.stop({ giveBack: true });
           await worker?.stop();
           await queue.stop();
           await app.close();

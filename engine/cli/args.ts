@@ -22,6 +22,8 @@ export function parseServeArgs(argv: readonly string[]) {
       'sync-pull-seconds': { type: 'string', default: '60' },
       'sync-retry-ms': { type: 'string', default: '1000' },
       printer: { type: 'string', multiple: true, default: [] },
+      allocation: { type: 'string', default: '10' },
+      'offline-sales': { type: 'boolean', default: false },
     },
   });
   return {
@@ -37,6 +39,8 @@ export function parseServeArgs(argv: readonly string[]) {
       pullIntervalMs: wholeNumber('--sync-pull-seconds', values['sync-pull-seconds'], 86_400, 1) * 1000,
       retryBaseMs: wholeNumber('--sync-retry-ms', values['sync-retry-ms'], 60_000, 1),
     }),
+    allocation: wholeNumber('--allocation', values.allocation, 100_000),
+    offlineSales: values['offline-sales'],
     logLevel: values['log-level'],
     paymentAnswerDelayMs: wholeNumber('--psp-answer-delay-ms', values['psp-answer-delay-ms'], 600_000),
     printers: printersOf(values.printer),

@@ -11,7 +11,7 @@ import { Order } from './order';
 const strict = { additionalProperties: false } as const;
 
 /** Extensions this engine offers beyond the v3 interface; names are `area.feature`, new ones are added, never renamed. */
-export const EXTENSIONS = ['orders.import-batch'] as const;
+export const EXTENSIONS = ['orders.import-batch', 'allocations.places'] as const;
 export type Extension = (typeof EXTENSIONS)[number];
 
 export const Capabilities = Type.Object({

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { Holding } from './holdings';
 
 /** GET /sync/status and the conflict inbox (issue: offline-first sync). */
 
@@ -27,6 +28,7 @@ export const SyncStatus = Type.Object({
   deliveryRate: Type.Number({ description: 'entries delivered per second over the last minute (one decimal)' }),
   estimatedSecondsLeft: Type.Union([Type.Integer(), Type.Null()], { description: 'waiting ÷ deliveryRate; 0 when none waits, null when nothing is moving' }),
   conflicts: Type.Array(SyncConflict),
+  holdings: Type.Array(Holding, { description: 'what this terminal holds from its hub, per inventory item (contract §10)' }),
 });
 export type SyncStatus = Static<typeof SyncStatus>;
 

@@ -68,6 +68,7 @@ export const ERROR_CATALOGUE = {
   // printing (contract §12)
   PRINTER_NOT_CONFIGURED: row('CONFLICT_ERROR', 409),
   ORDER_NOT_PRINTABLE: row('CONFLICT_ERROR', 409),
+  UPSTREAM_UNAVAILABLE: row('SERVICE_UNAVAILABLE', 503),
 } as const satisfies Record<string, CatalogueRow>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -8,6 +8,9 @@ import { installAuth } from './auth';
 import { installErrorHandling, sendError } from './error-handler';
 import { installGuard } from './guard';
 import { openApiOptions, swagger } from './openapi';
+import type { Allocator } from '../sync/allocator';
+import { allocationRoutes } from './routes/allocations';
+import { holdingRoutes } from './routes/holdings';
 import { cartItemRoutes } from './routes/cart-items';
 import { cartRoutes } from './routes/carts';
 import { catalogRoutes } from './routes/catalog';
@@ -34,6 +37,8 @@ export interface AppOptions {
   /** the legacy v1 facade (contract §11): its channels and basket references */
   readonly legacy: { readonly channels: ChannelRepo; readonly baskets: BasketRepo };
   readonly simulator: Simulator;
+  /** a terminal's allocations, once started (absent when standalone) */
+  readonly allocator?: () => Allocator | undefined;
   /** the sync worker, once started (absent when standalone) */
   readonly sync: () => SyncSource | undefined;
   readonly logger: FastifyBaseLogger;
@@ -42,6 +47,8 @@ export interface AppOptions {
   readonly allowedHosts: readonly string[];
   /** serve GET /capabilities and POST /orders/import (default: yes, batches of 100); false: a plain v3 service, for tests */
   readonly capabilities?: false | { readonly importBatch?: number };
+  /** a hub grants allocations to its terminals (default true; contract §10) */
+  readonly allocations?: boolean;
   /** the built UI to serve at `/`, with its config; absent when there is none */
   readonly ui?: { readonly root: string; readonly config: UiConfig };
   /** the print queue's jobs and printers (contract §12) */
@@ -84,14 +91,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     async (api) => {
       await api.register(systemRoutes);
       await api.register(catalogRoutes, { ctx: options.ctx });
-      await api.register(cartRoutes, { ctx: options.ctx });
+      await api.register(cartRoutes, { ctx: options.ctx, allocator: options.allocator ?? (() => undefined) });
       await api.register(cartItemRoutes, { ctx: options.ctx });
       await api.register(voucherRoutes, { ctx: options.ctx });
       await api.register(orderRoutes, { ctx: options.ctx });
-      if (options.capabilities !== false) await api.register(hubRoutes, { ctx: options.ctx, importBatch: options.capabilities?.importBatch });
+      const allocations = options.capabilities !== false && options.allocations !== false;
+      if (options.capabilities !== false) await api.register(hubRoutes, { ctx: options.ctx, importBatch: options.capabilities?.importBatch, allocations });
+      if (allocations) await api.register(allocationRoutes, { ctx: options.ctx });
       await api.register(syncRoutes, { ctx: options.ctx, worker: options.sync });
       await api.register(legacyRoutes, options.legacy);
       await api.register(printingRoutes, { ctx: options.ctx, ...options.printing });
+      await api.register(holdingRoutes, { ctx: options.ctx, allocator: options.allocator ?? (() => undefined) });
     },
     { prefix: '/api/v3' },
   );

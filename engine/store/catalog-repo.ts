@@ -33,7 +33,7 @@ export function createCatalogRepo(db: Db) {
     FROM occurrences o JOIN events e ON e.id = o.event_id
     WHERE o.id IN (SELECT value FROM json_each(?)) AND o.active = 1 AND e.active = 1`);
   const inventoryById = db.prepare<[string, string], InventoryFacts>(`
-    SELECT i.id, i.area_id AS areaId, a.name AS areaName, a.seating, i.label, MAX(i.capacity - i.held - i.sold, 0) AS available
+    SELECT i.id, i.area_id AS areaId, a.name AS areaName, a.seating, i.label, MAX(i.capacity - i.held - i.sold - i.allocated, 0) AS available
     FROM inventory_items i JOIN areas a ON a.occurrence_id = i.occurrence_id AND a.id = i.area_id
     WHERE i.occurrence_id = ? AND i.id IN (SELECT value FROM json_each(?)) AND i.active = 1 AND a.active = 1`);
   const optionsById = db.prepare<[string, string], PriceOptionFacts>(`
@@ -63,7 +63,7 @@ export function createCatalogRepo(db: Db) {
   const optionsOf = db.prepare<[string], OptionRow>(`
     SELECT id, area_id AS areaId, name, price FROM price_options WHERE occurrence_id = ? AND active = 1 ORDER BY position`);
   const itemsOf = db.prepare<[string], ItemRow>(`
-    SELECT id, area_id AS areaId, label, capacity, MAX(capacity - held - sold, 0) AS available, held
+    SELECT id, area_id AS areaId, label, capacity, MAX(capacity - held - sold - allocated, 0) AS available, held
     FROM inventory_items WHERE occurrence_id = ? AND active = 1 ORDER BY position`);
 
   return {

@@ -228,6 +228,10 @@ export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger
   return {
     status: (): SyncStatus => ({ ...status }),
     url: options.url,
+    /** until when everything sent upstream waits (a 429's Retry-After, a refused key): the allocator waits too */
+    gate: (): number => retrier.gate(),
+    /** a 429 answered to another sender of this terminal pauses the worker as well */
+    pause: (ms: number): void => retrier.pause(ms),
     async stop(): Promise<void> {
       stopping.abort();
       wake();

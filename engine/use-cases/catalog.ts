@@ -6,6 +6,7 @@ import { nameIn, type NameLanguage } from '../domain/names';
 import { createCatalogNames, nameKey } from '../store/catalog-names';
 import { immediate } from '../store/db';
 import type { EngineContext } from './context';
+import { sellableHere } from './allocation-share';
 import { groupBy } from './group-by';
 import { locationOf, priceContextFor } from './price-context';
 import { extraReference, ticketReference } from './v1/mapping-table';
@@ -59,6 +60,7 @@ export function occurrenceInventory(ctx: EngineContext, occurrenceId: string, cu
     if (!occurrence) throw new EngineError('RESOURCE_NOT_FOUND', { param: 'occurrenceId' });
     const context = priceContextFor(ctx, locationOf(ctx, occurrence.locationId), currency, now);
     ctx.carts.releaseExpired(now);
+    ctx.allocations.lapse(now);
     const price = (amount: number) => ({ amount: fromBase(amount, context), currency: context.currency });
     const options = groupBy(ctx.catalog.options(occurrenceId), (option) => option.areaId);
     const items = groupBy(ctx.catalog.items(occurrenceId), (item) => item.areaId);
@@ -81,7 +83,7 @@ export function occurrenceInventory(ctx: EngineContext, occurrenceId: string, cu
           id: item.id,
           ...(item.label !== null && { label: item.label }),
           capacity: item.capacity,
-          available: item.available,
+          available: sellableHere(ctx, occurrenceId, item.id, item.available, now),
           held: item.held,
         })),
       })),

@@ -1,5 +1,7 @@
 import type { Db } from '../store/db';
+import { createAllocationRepo } from '../store/allocation-repo';
 import { createCatalogRepo } from '../store/catalog-repo';
+import { createHoldingRepo } from '../store/holding-repo';
 import { createCartRepo } from '../store/cart-repo';
 import { createCatalogWriter } from '../store/catalog-writer';
 import { createCheckoutRepo } from '../store/checkout-repo';
@@ -18,6 +20,14 @@ export interface EngineContext {
   readonly checkout: ReturnType<typeof createCheckoutRepo>;
   readonly orders: ReturnType<typeof createOrderRepo>;
   readonly outbox: ReturnType<typeof createOutboxRepo>;
+  /** at a hub: places granted to terminals (contract §10) */
+  readonly allocations: ReturnType<typeof createAllocationRepo>;
+  /** at a hub: how long a terminal's allocations last after its last call */
+  readonly allocationLapseMs: number;
+  /** at a terminal: the places it holds from its hub */
+  readonly holdings: ReturnType<typeof createHoldingRepo>;
+  /** at a terminal: whether it sells only what it holds (its upstream is a hub, or not known yet); set by the allocator */
+  readonly terminal: { sellsFromHoldings: boolean; online: boolean };
   readonly imports: ReturnType<typeof createImportRepo>;
   /** an upstream is configured: every order and cancellation also goes into the sync outbox */
   readonly syncing: boolean;
@@ -30,7 +40,13 @@ export interface EngineContext {
   readonly newId: (prefix: 'crt' | 'itm' | 'ord' | 'pay' | 'tkt') => string;
 }
 
-export function createContext(db: Db, options: { holdSeconds: number; now: () => number; payments: PaymentProvider; syncing?: boolean }): EngineContext {
+/** How long a terminal's allocations outlive its last call to the hub: a long evening without internet. */
+export const DEFAULT_ALLOCATION_LAPSE_SECONDS = 6 * 3600;
+
+export function createContext(
+  db: Db,
+  options: { holdSeconds: number; now: () => number; payments: PaymentProvider; syncing?: boolean; allocationLapseSeconds?: number },
+): EngineContext {
   return {
     db,
     catalog: createCatalogRepo(db),
@@ -39,6 +55,10 @@ export function createContext(db: Db, options: { holdSeconds: number; now: () =>
     checkout: createCheckoutRepo(db),
     orders: createOrderRepo(db),
     outbox: createOutboxRepo(db),
+    allocations: createAllocationRepo(db),
+    allocationLapseMs: (options.allocationLapseSeconds ?? DEFAULT_ALLOCATION_LAPSE_SECONDS) * 1000,
+    holdings: createHoldingRepo(db),
+    terminal: { sellsFromHoldings: false, online: false },
     imports: createImportRepo(db),
     syncing: options.syncing ?? false,
     payments: options.payments,

@@ -1,6 +1,7 @@
 import { planCart, resolveOccurrence } from '../domain/cart-rules';
 import type { Cart, CreateCartBody } from '../contract/cart';
 import { immediate } from '../store/db';
+import { consumeAllocation, limitToHoldings, withAllocation } from './allocation-share';
 import { cartView } from './cart-view';
 import type { EngineContext } from './context';
 import { locationOf, priceContextFor } from './price-context';
@@ -10,8 +11,9 @@ import { locationOf, priceContextFor } from './price-context';
  * `previousCartId` that still holds stock is released first inside the same transaction, so a customer
  * changing seats may keep some of them; if the new cart fails, the rollback leaves the old one holding.
  * An unknown, expired or ordered previous cart is left alone (best effort, never an error).
+ * `terminalId` (the calling API key): at a hub, a terminal's cart takes from its allocation first.
  */
-export function createCart(ctx: EngineContext, body: CreateCartBody): Cart {
+export function createCart(ctx: EngineContext, body: CreateCartBody, terminalId?: string): Cart {
   const now = ctx.now();
   return immediate(ctx.db, () => {
     const occurrenceIds = [...new Set(body.items.map((item) => item.occurrenceId))];
@@ -20,11 +22,17 @@ export function createCart(ctx: EngineContext, body: CreateCartBody): Cart {
     const pricing = priceContextFor(ctx, location, body.currency, now);
 
     ctx.carts.releaseExpired(now);
+    ctx.allocations.lapse(now);
     if (body.previousCartId !== undefined) releasePrevious(ctx, body.previousCartId, now);
 
     const plan = planCart(body.items, occurrence, {
       occurrences: new Map([[occurrence.id, occurrence]]),
-      inventory: ctx.catalog.inventory(occurrence.id, body.items.map((item) => item.inventoryItemId)),
+      inventory: limitToHoldings(
+        ctx,
+        occurrence.id,
+        withAllocation(ctx, terminalId, occurrence.id, ctx.catalog.inventory(occurrence.id, body.items.map((item) => item.inventoryItemId))),
+        now,
+      ),
       priceOptions: ctx.catalog.priceOptions(occurrence.id, body.items.map((item) => item.priceOptionId)),
     });
     const cart = {
@@ -37,6 +45,7 @@ export function createCart(ctx: EngineContext, body: CreateCartBody): Cart {
       createdAt: now,
       expiresAt: now + ctx.holdMs,
     };
+    consumeAllocation(ctx, terminalId, occurrence.id, plan.holds);
     ctx.carts.insert(cart, plan.lines.map((line) => ({ ...line, id: ctx.newId('itm') })), plan.holds);
     return cartView(ctx, { ...cart, status: 'held', orderId: null }, now);
   });

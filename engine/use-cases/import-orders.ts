@@ -48,7 +48,7 @@ function importOne(ctx: EngineContext, apiKey: { id: string; scopes: readonly st
   const known = earlier ?? ctx.imports.byReference(order.reference);
   if (known) return { order: readOrder(ctx, known.orderId), replayed: true };
 
-  const cart = createCart(ctx, { items: order.items, ...(order.currency !== undefined && { currency: order.currency }) });
+  const cart = createCart(ctx, { items: order.items, ...(order.currency !== undefined && { currency: order.currency }) }, apiKey.id);
   if (order.extras !== undefined && order.extras.length > 0) addExtras(ctx, cart.id, { items: order.extras });
   for (const code of order.vouchers ?? []) applyVoucher(ctx, cart.id, code);
   const start = beginCheckout(

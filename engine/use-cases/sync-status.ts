@@ -3,6 +3,7 @@ import { immediate } from '../store/db';
 import type { OutboxRow } from '../store/outbox-repo';
 import type { SyncStatus } from '../sync/worker';
 import type { EngineContext } from './context';
+import { holdingRows } from './holdings-view';
 
 /** GET /sync/status and the conflict inbox's two actions: retry, or mark resolved with a note. */
 
@@ -35,6 +36,7 @@ export function syncStatus(ctx: EngineContext, worker: SyncSource | undefined) {
     deliveryRate: Math.round(rate * 10) / 10,
     estimatedSecondsLeft: waiting === 0 ? 0 : rate > 0 ? Math.ceil(waiting / rate) : null,
     conflicts: ctx.outbox.conflicts().map(conflictView),
+    holdings: holdingRows(ctx),
   };
 }
 

@@ -37,7 +37,8 @@ describe('sync in the box office', () => {
   });
 
   it('shows Offline and the orders waiting while the upstream cannot be reached', { timeout: 60_000 }, async () => {
-    const ui = await startUi({ upstream: { url: `http://127.0.0.1:${await closedPort()}`, key: 'kassa_unused', ...fast } });
+    // An upstream never reached: the till sells offline only because it was told it may (--offline-sales).
+    const ui = await startUi({ offlineSales: true, upstream: { url: `http://127.0.0.1:${await closedPort()}`, key: 'kassa_unused', ...fast } });
     open.push(ui);
     const page = await ui.open('boxOffice');
     await sellOneStanding(page);
@@ -106,13 +107,14 @@ describe('the sync backlog in the box office', () => {
   it('warns when the oldest waiting order is older than 15 minutes, and shows a progress bar while the backlog drains', { timeout: 120_000 }, async () => {
     // A hub that takes one order per import, behind a line where 30 % of answers are 429 (Retry-After: 1):
     // a backlog of 30 drains over several seconds, long enough for the header (it looks every 5 s) to show it.
-    const hub = await startTestEngine({ capabilities: { importBatch: 1 } });
+    // About the backlog, not allocations: a hub that grants none, and a till that sells offline.
+    const hub = await startTestEngine({ capabilities: { importBatch: 1 }, allocations: false });
     open.push(hub);
     const proxy = await startFaultProxy({ target: hub.url, seed: 30, down: true });
     open.push(proxy);
     const key = hub.createKey(['catalog:read', 'carts:write', 'orders:write', 'orders:import']);
     let shift = 0;
-    const ui = await startUi({ now: () => Date.now() + shift, upstream: { url: proxy.url, key, ...fast } });
+    const ui = await startUi({ now: () => Date.now() + shift, offlineSales: true, upstream: { url: proxy.url, key, ...fast } });
     open.push(ui);
     const page = await ui.open('boxOffice');
     const header = page.getByRole('banner');

@@ -63,7 +63,8 @@ describe.each(UPSTREAMS)('the kiosk killed while it syncs to a $kind', ({ kind }
     const catalog = catalogFile();
     cleanups.push(catalog.remove);
     // A hub that takes batches of 5, so that 100 orders take twenty imports and a kill can land between them.
-    const upstream: TestEngine = await startTestEngine({ catalogFile: catalog.path, demo: false, capabilities: kind === 'hub' ? { importBatch: 5 } : false });
+    // Delivery under crashes, not allocations: the hub grants none and the kiosk sells offline (--offline-sales).
+    const upstream: TestEngine = await startTestEngine({ catalogFile: catalog.path, demo: false, allocations: false, capabilities: kind === 'hub' ? { importBatch: 5 } : false });
     cleanups.push(() => upstream.close());
     const syncKey = upstream.createKey(SYNC_SCOPES);
     const proxy: FaultProxy = await startFaultProxy({ target: upstream.url, seed: SEED, down: true });
@@ -76,7 +77,7 @@ describe.each(UPSTREAMS)('the kiosk killed while it syncs to a $kind', ({ kind }
     keyDb.close();
 
     const args = ['--data', dataDir, '--no-demo', '--rate-limit', '0', '--log-level', 'warn'];
-    const sync = ['--upstream', proxy.url, '--upstream-key', syncKey, '--sync-retry-ms', '20', '--sync-pull-seconds', '1'];
+    const sync = ['--upstream', proxy.url, '--upstream-key', syncKey, '--sync-retry-ms', '20', '--sync-pull-seconds', '1', '--offline-sales'];
     let current: ServeProcess | undefined;
     cleanups.push(async () => {
       if (current) await kill(current, 'SIGKILL');

@@ -119,12 +119,16 @@ export interface PairOptions {
 /** An upstream engine, the proxy in front of it and a kiosk engine syncing through the proxy; both import the same catalog. */
 export async function startPair(options: PairOptions): Promise<SyncPair> {
   const file = catalogFile();
-  const upstream = await startTestEngine({ catalogFile: file.path, demo: false, ...(options.kind === 'v3' && { capabilities: false }), ...options.upstream });
+  // These tests are about delivery: a terminal that sells while offline and whose refusals land in the inbox.
+  // So the hub grants no allocations here and the kiosk sells offline (contract §10, --offline-sales); the
+  // allocation tests (allocation-*.test.ts) run terminals that sell only what a hub granted them.
+  const upstream = await startTestEngine({ catalogFile: file.path, demo: false, allocations: false, ...(options.kind === 'v3' && { capabilities: false }), ...options.upstream });
   const syncKey = upstream.createKey(SYNC_SCOPES);
   const proxy = await startFaultProxy({ target: upstream.url, ...options.proxy });
   const kiosk = await startTestEngine({
     catalogFile: file.path,
     demo: false,
+    offlineSales: true,
     ...options.kiosk,
     upstream: { url: proxy.url, key: syncKey, pullIntervalMs: 60_000, ...FAST, ...options.sync },
   });

@@ -41,4 +41,5 @@ export const de: Record<ErrorCode, string> = {
   CART_CHECKOUT_IN_PROGRESS: 'Für diesen Warenkorb läuft gerade eine Zahlung. Bitte warten, bis sie abgeschlossen ist.',
   PRINTER_NOT_CONFIGURED: 'An dieser Kasse ist kein Drucker eingerichtet (serve --printer URL oder die Einstellung printers der Desktop-App).',
   ORDER_NOT_PRINTABLE: 'Eine stornierte Bestellung wird nicht gedruckt.',
+  UPSTREAM_UNAVAILABLE: 'Der zentrale Ticketdienst ist gerade nicht erreichbar; diese Kasse kann die Plätze nicht bestätigen. Bitte gleich erneut versuchen.',
 };

@@ -41,4 +41,5 @@ export const en: Record<ErrorCode, string> = {
   CART_CHECKOUT_IN_PROGRESS: 'A payment for this cart is under way. Wait for it to finish.',
   PRINTER_NOT_CONFIGURED: 'No printer is configured on this engine (serve --printer URL, or the desktop app\'s printers setting).',
   ORDER_NOT_PRINTABLE: 'A cancelled order is not printed.',
+  UPSTREAM_UNAVAILABLE: 'The central ticketing service cannot be reached right now, so this till cannot confirm these places. Try again shortly.',
 };

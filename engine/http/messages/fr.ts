@@ -41,4 +41,5 @@ export const fr: Record<ErrorCode, string> = {
   CART_CHECKOUT_IN_PROGRESS: 'Un paiement est en cours pour ce panier. Attendez qu’il se termine.',
   PRINTER_NOT_CONFIGURED: 'Aucune imprimante n’est configurée sur ce poste (serve --printer URL, ou le réglage printers de l’application).',
   ORDER_NOT_PRINTABLE: 'Une commande annulée n’est pas imprimée.',
+  UPSTREAM_UNAVAILABLE: 'Le service central de billetterie est injoignable pour le moment ; cette caisse ne peut pas confirmer ces places. Réessayez dans un instant.',
 };

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Cart, CartParams, CreateCartBody, SwitchCurrencyBody } from '../../contract/cart';
 import { CurrencyQuery, ErrorBody, replies } from '../../contract/common';
+import type { Allocator } from '../../sync/allocator';
 import type { EngineContext } from '../../use-cases/context';
 import { createCart } from '../../use-cases/create-cart';
 import { deleteCart } from '../../use-cases/delete-cart';
@@ -10,10 +11,20 @@ import { switchCurrency } from '../../use-cases/switch-currency';
 const config = { scope: 'carts:write' } as const;
 const tags = ['carts'];
 
-export const cartRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = async (app, { ctx }) => {
-  app.post('/carts', { config, schema: { tags, summary: 'Create a cart', body: CreateCartBody, response: replies(201, Cart) } }, async (request, reply) =>
-    reply.code(201).send({ data: createCart(ctx, request.body) }),
-  );
+export const cartRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext; allocator: () => Allocator | undefined }> = async (app, { ctx, allocator }) => {
+  app.post('/carts', { config, schema: { tags, summary: 'Create a cart', body: CreateCartBody, response: replies(201, Cart) } }, async (request, reply) => {
+    // A terminal asks its hub for what the cart needs beyond what it holds, within this request.
+    const hold = await allocator()?.beforeCart(request.body);
+    let cart;
+    try {
+      cart = createCart(ctx, request.body, request.apiKeyId);
+    } catch (error) {
+      await hold?.release();
+      throw error;
+    }
+    hold?.attach(cart.id);
+    return reply.code(201).send({ data: cart });
+  });
 
   app.get(
     '/carts/:cartId',
@@ -32,6 +43,7 @@ export const cartRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = asy
     { config, schema: { tags, summary: 'Release the hold', params: CartParams, response: { 204: { type: 'null', description: 'Released' }, '4xx': ErrorBody, '5xx': ErrorBody } } },
     async (request, reply) => {
       deleteCart(ctx, request.params.cartId);
+      await allocator()?.afterCartReleased(request.params.cartId);
       return reply.code(204).send(null);
     },
   );

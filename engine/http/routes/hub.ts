@@ -10,12 +10,16 @@ import { Capabilities, EXTENSIONS, IMPORT_BATCH_LIMIT, ImportAnswer, ImportBody,
  * What makes an engine a hub (contract §10): GET /capabilities, public, so a terminal can tell a hub from a
  * plain v3 service before it sends anything, and POST /orders/import, a terminal's orders in one request.
  */
-export const hubRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext; importBatch?: number | undefined }> = async (app, { ctx, importBatch }) => {
+export const hubRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext; importBatch?: number | undefined; allocations: boolean }> = async (
+  app,
+  { ctx, importBatch, allocations },
+) => {
   const batch = Math.min(IMPORT_BATCH_LIMIT, Math.max(1, importBatch ?? IMPORT_BATCH_LIMIT));
+  const extensions = EXTENSIONS.filter((name) => allocations || name !== 'allocations.places');
   app.get(
     '/capabilities',
     { schema: { tags: ['system'], summary: 'The extensions this engine offers beyond v3; needs no key', response: replies(200, Capabilities) } },
-    async () => ({ data: { extensions: [...EXTENSIONS], limits: { importBatch: batch } } }),
+    async () => ({ data: { extensions, limits: { importBatch: batch } } }),
   );
 
   app.post(

@@ -1,6 +1,6 @@
 import { ApiError, networkError } from './errors';
 import { retryDelay, type Outcome } from './retry';
-import type { Cart, CreateCart, ErrorBody, Event, Inventory, Location, Order, Payment, Money, PdfSize, PrintBody, PrintJob, Printer, SyncConflict, SyncStatus } from './types';
+import type { Cart, CreateCart, ErrorBody, Event, Holdings, Inventory, Location, Order, Payment, Money, PdfSize, PrintBody, PrintJob, Printer, SyncConflict, SyncStatus } from './types';
 
 /**
  * The UI's only way to the engine: its localhost HTTP API, typed by the engine's schemas. Answers in the
@@ -148,6 +148,8 @@ export function createClient(options: ClientOptions) {
     /** the tickets as a PDF (A4 or 80 mm), fetched with the key header a plain link could not carry */
     ticketsPdf: (orderId: string, size: PdfSize) =>
       request<Response>('GET', `/orders/${encodeURIComponent(orderId)}/tickets.pdf?size=${size}`, { ...read, raw: true }).then((response) => response.blob()),
+    holdings: () => data(request<{ data: Holdings }>('GET', '/sync/holdings', { ...read, once: true, timeoutMs: 3000 })),
+    giveBack: (occurrenceId?: string) => data(request<{ data: Holdings }>('POST', '/sync/holdings/give-back', write(occurrenceId === undefined ? {} : { occurrenceId }))),
     retryConflict: (id: number) => data(request<{ data: SyncConflict }>('POST', `/sync/conflicts/${id}/retry`, write())),
     resolveConflict: (id: number, note: string) => data(request<{ data: SyncConflict }>('POST', `/sync/conflicts/${id}/resolve`, write({ note }))),
   };

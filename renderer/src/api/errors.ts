@@ -47,6 +47,7 @@ const BY_CODE: Readonly<Record<string, Recovery>> = {
   PAYMENT_PROVIDER_UNAVAILABLE: 'retry-later',
   CURRENCY_TEMPORARILY_UNAVAILABLE: 'retry-later',
   CART_CHECKOUT_IN_PROGRESS: 'retry-later',
+  UPSTREAM_UNAVAILABLE: 'retry-later',
   IDEMPOTENCY_KEY_IN_PROGRESS: 'retry-later',
 };
 

@@ -4,6 +4,7 @@ import type { Cart as CartSchema, CreateCartBody as CreateCartSchema } from '../
 import type { EventView, InventoryView, LocationView } from '../../../engine/contract/catalog';
 import type { MoneyBody } from '../../../engine/contract/common';
 import type { Order as OrderSchema, PaymentRequest as PaymentSchema } from '../../../engine/contract/order';
+import type { Holdings as HoldingsSchema } from '../../../engine/contract/holdings';
 import type { SyncConflict as SyncConflictSchema, SyncStatus as SyncStatusSchema } from '../../../engine/contract/sync';
 export type { PrintBody, PrintJob, Printer } from '../../../engine/contract/printing';
 /** the tickets PDF's page: A4 or an 80 mm roll */
@@ -22,6 +23,7 @@ export type Order = OrderSchema;
 export type Payment = PaymentSchema;
 export type SyncStatus = SyncStatusSchema;
 export type SyncConflict = SyncConflictSchema;
+export type Holdings = HoldingsSchema;
 export type { Static };
 
 /** The error envelope of spec §7.1. */

@@ -67,6 +67,8 @@ describe('settings.json', () => {
       url: 'http://till-1.venue.lan:8787',
       apiKey: 'kassa_k',
     });
+    expect(parseSettings('{}').allocation).toBe(10);
+    expect(parseSettings(JSON.stringify({ allocation: 25 })).allocation).toBe(25);
   });
 
   it.each([
@@ -79,6 +81,8 @@ describe('settings.json', () => {
     ['{"remote":{"url":"http://till-1:8787"}}', 'remote.apiKey'],
     ['{"lan":{"allowedHosts":[1]}}', 'allowedHosts'],
     ['{"upstream":{"url":"https://x"}}', 'upstream.key'],
+    ['{"allocation":-1}', 'settings.allocation'],
+    ['{"allocation":2.5}', 'settings.allocation'],
   ])('refuses %s, naming the problem', (text, problem) => {
     expect(() => parseSettings(text)).toThrow(SettingsError);
     expect(() => parseSettings(text)).toThrow(problem);

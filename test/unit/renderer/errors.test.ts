@@ -51,6 +51,7 @@ const EXPECTED_BY_CODE: Readonly<Record<string, Recovery>> = {
   // printing (contract §12); the print panel treats PRINTER_NOT_CONFIGURED as "no printer here" and shows no error
   PRINTER_NOT_CONFIGURED: 'refresh',
   ORDER_NOT_PRINTABLE: 'refresh',
+  UPSTREAM_UNAVAILABLE: 'retry-later',
 };
 
 /** Codes the UI handles specifically, whatever type they arrive with (errors.ts BY_CODE). */

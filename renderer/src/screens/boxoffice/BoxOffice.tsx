@@ -10,6 +10,7 @@ import { EventList } from '../shared/EventList';
 import { startNewSale } from '../shared/new-sale';
 import { TicketPicker } from '../shared/TicketPicker';
 import { useConnectivity } from '../../stores/connectivity';
+import { Holdings } from './Holdings';
 import { OrderLookup } from './OrderLookup';
 import { SyncInbox } from './SyncInbox';
 import { PrintQueue, PrintQueueButton } from './PrintQueue';
@@ -80,6 +81,7 @@ export function BoxOffice() {
       </div>
       <div className="column picker-column">
         <TicketPicker focusFirst />
+        <Holdings />
       </div>
       <div className="column cart-column">
         <div className="cart-scroll">

@@ -1,0 +1,100 @@
+import { EngineError } from './errors';
+
+/**
+ * The arithmetic of allocations (contract §10), in one place. For every inventory item, at every moment:
+ *
+ *     sold + held in carts + allocated to terminals ≤ capacity
+ *
+ * and an assigned seat (capacity 1) is therefore sold at most once. Places allocated to a terminal leave
+ * `available` at once; the terminal's own carts at the hub take from its allocation before anything else,
+ * so an order sold from an allocation never meets INVENTORY_EXHAUSTED.
+ */
+
+export interface Stock {
+  readonly capacity: number;
+  readonly held: number;
+  readonly sold: number;
+  readonly allocated: number;
+}
+
+/** What anyone without an allocation may still take. */
+export function placesLeft(stock: Stock): number {
+  return Math.max(0, stock.capacity - stock.held - stock.sold - stock.allocated);
+}
+
+/** The invariant; answers the excess (0 when it holds). */
+export function overCapacity(stock: Stock): number {
+  return Math.max(0, stock.held + stock.sold + stock.allocated - stock.capacity);
+}
+
+export interface ChangeRequest {
+  /** places to add (> 0) or give back (< 0) */
+  readonly change: number;
+  /** for a grant: fewer than this and nothing is granted (default 0: as many as there are, up to `change`) */
+  readonly minimum?: number;
+}
+
+export interface ChangeOutcome {
+  /** what was actually added or given back (negative) */
+  readonly applied: number;
+  /** the terminal's allocation afterwards */
+  readonly quantity: number;
+}
+
+/**
+ * One change of one terminal's allocation of one item, given the item's stock and what the terminal holds.
+ * A grant takes at most what is left (all or nothing below `minimum`: 409 INVENTORY_EXHAUSTED with what the
+ * terminal could have); a give-back returns at most what the terminal holds.
+ */
+export function planChange(stock: Stock, holding: number, request: ChangeRequest, param: string): ChangeOutcome {
+  if (request.change >= 0) {
+    const left = placesLeft(stock);
+    const minimum = request.minimum ?? 0;
+    if (minimum > request.change) throw new EngineError('INVALID_FIELD_VALUE', { param: `${param}.minimum`, details: { reason: 'minimum_above_change' } });
+    if (left < minimum) {
+      throw new EngineError('INVENTORY_EXHAUSTED', {
+        param: `${param}.minimum`,
+        details: { availableQuantity: holding + left, requestedQuantity: holding + minimum, allocated: holding },
+      });
+    }
+    const applied = Math.min(request.change, left);
+    return { applied, quantity: holding + applied };
+  }
+  const applied = -Math.min(-request.change, holding);
+  return { applied, quantity: holding + applied };
+}
+
+/**
+ * A cart at the hub created by a terminal: how much of `requested` comes out of the terminal's allocation
+ * and how much out of what is left for everyone; INVENTORY_EXHAUSTED when both together fall short.
+ */
+export function planCartTake(stock: Stock, holding: number, requested: number): { fromAllocation: number; fromLeft: number } {
+  const fromAllocation = Math.min(holding, requested);
+  const fromLeft = requested - fromAllocation;
+  const left = placesLeft(stock);
+  if (fromLeft > left) {
+    throw new EngineError('INVENTORY_EXHAUSTED', { details: { availableQuantity: holding + left, requestedQuantity: requested } });
+  }
+  return { fromAllocation, fromLeft };
+}
+
+/**
+ * At a terminal: what it may put into a new cart now. Its places in hand, less those its own carts hold,
+ * and nothing once the hub's lapse deadline has passed.
+ */
+export function sellableFromHand(inHand: number, heldLocally: number, lapsesAt: number, now: number): number {
+  if (lapsesAt <= now) return 0;
+  return Math.max(0, inHand - heldLocally);
+}
+
+/** What a terminal asks for when a cart needs more than it has: the shortfall, topped up to the usual amount. */
+export function onDemandRequest(needed: number, sellable: number, keepInHand: number): ChangeRequest | undefined {
+  const shortfall = needed - sellable;
+  if (shortfall <= 0) return undefined;
+  return { change: shortfall + keepInHand, minimum: shortfall };
+}
+
+/** A background top-up: how many to ask for (positive) or give back (negative) to keep `target` in hand. */
+export function topUpChange(inHand: number, target: number): number {
+  return target - inHand;
+}

@@ -1,0 +1,50 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { EngineError } from '../../domain/errors';
+import { AllocationHeaders, Allocations, ChangeAllocationsBody } from '../../contract/allocation';
+import { replies } from '../../contract/common';
+import { changeAllocations, listAllocations } from '../../use-cases/change-allocations';
+import type { EngineContext } from '../../use-cases/context';
+
+/**
+ * The allocation resource of a hub (contract §10). A terminal is the API key that calls; the scope is the
+ * terminal's own, `orders:import` (its sync key already has it, and no other role needs allocations).
+ */
+const config = { scope: 'orders:import' } as const;
+const tags = ['allocations'];
+
+export const allocationRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = async (app, { ctx }) => {
+  app.get(
+    '/allocations',
+    { config, schema: { tags, summary: "The calling terminal's allocations; the call renews them", response: replies(200, Allocations) } },
+    async (request) => ({ data: listAllocations(ctx, terminalOf(request.apiKeyId)) }),
+  );
+  app.post(
+    '/allocations',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Grant, top up or give back places of inventory items (one transaction, idempotent by key)',
+        description:
+          'Each change adds places to (or, negative, gives back from) the calling terminal\'s allocation of one inventory item. ' +
+          'A grant takes what the venue has left, up to `change`; with `minimum`, fewer than that grants nothing and the whole ' +
+          'request answers 409 INVENTORY_EXHAUSTED with `details.availableQuantity` (what the terminal could hold). An assigned seat ' +
+          'is granted with change 1. Granted places leave `available` at once; a cart the terminal makes here uses them first. ' +
+          'Allocations lapse `lapseSeconds` after the terminal last called this resource.',
+        headers: AllocationHeaders,
+        body: ChangeAllocationsBody,
+        response: replies(200, Allocations),
+      },
+    },
+    async (request, reply) => {
+      const { answer, replayed } = changeAllocations(ctx, terminalOf(request.apiKeyId), request.headers['idempotency-key'], request.body);
+      if (replayed) reply.header('idempotent-replayed', 'true');
+      return { data: answer };
+    },
+  );
+};
+
+function terminalOf(apiKeyId: string | undefined): string {
+  if (apiKeyId === undefined) throw new EngineError('INVALID_API_KEY');
+  return apiKeyId;
+}

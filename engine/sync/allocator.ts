@@ -1,0 +1,221 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AllocationChange, Allocations } from '../contract/allocation';
+import { immediate } from '../store/db';
+import type { EngineContext } from '../use-cases/context';
+import { backgroundChanges, giveBackChanges, onDemandChanges } from './holdings-plan';
+import type { CreateCartBody } from '../contract/cart';
+import { createUpstream, dataOf, errorOf } from './upstream';
+import { holdUpstreamFirst, type UpstreamHold } from './upstream-hold';
+
+/**
+ * A terminal's allocations (contract §10): what it holds from its hub, kept in hand in the background and
+ * asked for within the request that needs more. Every change is one POST /allocations with an
+ * Idempotency-Key; an answer that is lost is asked for again with the same key until it arrives, and the
+ * terminal's count is set to the hub's whenever none of its sales is on the way there.
+ */
+export interface AllocatorOptions {
+  readonly url: string;
+  readonly key: string;
+  /** places of each general item of each on-sale occurrence kept in hand (contract: default 10) */
+  readonly allocation: number;
+  /** a plain v3 upstream: sell while it cannot be reached (contract §10 --offline-sales) */
+  readonly offlineSales: boolean;
+  /** how often the background top-up runs (default 5 s) */
+  readonly cycleMs?: number;
+  /** how long an on-demand grant may take before the sale goes on with what is in hand (default 5 s) */
+  readonly requestTimeoutMs?: number;
+  /** the sync worker's pause (a 429's Retry-After, the long wait while the upstream is silent): nothing is sent before it */
+  readonly gate?: { until(): number; pause(ms: number): void; online(): boolean | null };
+}
+
+export type AllocationMode = 'hub' | 'plain' | 'unknown';
+
+/** How often a terminal of a plain v3 upstream asks again whether it became a hub. */
+const REDETECT_MS = 60_000;
+
+export function startAllocator(ctx: EngineContext, options: AllocatorOptions, logger: FastifyBaseLogger) {
+  const upstream = createUpstream({ url: options.url, key: options.key, timeoutMs: options.requestTimeoutMs ?? 5000 });
+  const cycleMs = options.cycleMs ?? 5000;
+  let mode: AllocationMode = modeOf(ctx.outbox.state('allocation_mode'));
+  let reachable = false;
+  const setOnline = (value: boolean): void => {
+    reachable = value;
+    ctx.terminal.online = value;
+  };
+  let lastTry = 0;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  /** requests sent whose answer has not arrived: asked again with the same key */
+  const unanswered = new Map<string, AllocationChange[]>();
+  let queue: Promise<unknown> = Promise.resolve();
+  let detectedAt = 0;
+  /** shows whose places staff gave back: not topped up again until the till restarts */
+  const givenBack = new Set<string>();
+  const gated = (): boolean => ctx.now() < (options.gate?.until() ?? 0);
+  const limited = (retryAfter: number | undefined): void => options.gate?.pause((retryAfter ?? 1) * 1000);
+  ctx.terminal.sellsFromHoldings = mode === 'hub';
+
+  /** One allocation request at a time, so the counts each one starts from are current. */
+  const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = queue.then(work, work);
+    queue = next.catch(() => undefined);
+    return next;
+  };
+
+  async function detect(): Promise<void> {
+    if (gated()) return;
+    detectedAt = ctx.now();
+    const answer = await upstream.get('/capabilities');
+    if (answer.status === 429) return limited(answer.retryAfter);
+    if (answer.status === 0 || answer.status >= 500) return setOnline(false);
+    setOnline(true);
+    const extensions = dataOf<{ extensions?: unknown }>(answer)?.extensions;
+    const found: AllocationMode = Array.isArray(extensions) && extensions.includes('allocations.places') ? 'hub' : 'plain';
+    if (found !== mode) logger.info({ mode: found }, found === 'hub' ? 'upstream grants allocations: this till sells what it holds' : 'upstream is a plain v3 service');
+    mode = found;
+    ctx.terminal.sellsFromHoldings = mode === 'hub';
+    immediate(ctx.db, () => ctx.outbox.setState('allocation_mode', mode));
+  }
+
+  /** Sends changes (one request, one key); applies the hub's answer to the counts in hand. */
+  async function send(changes: AllocationChange[], key: string = randomUUID()): Promise<'granted' | 'refused' | 'unanswered'> {
+    if (changes.length === 0) return 'granted';
+    if (gated()) return 'unanswered';
+    unanswered.set(key, changes);
+    const sentAt = ctx.now();
+    lastTry = sentAt;
+    const answer = await upstream.post('/allocations', { changes }, key);
+    if (answer.status === 429) {
+      limited(answer.retryAfter);
+      return 'unanswered';
+    }
+    if (answer.status === 0 || answer.status >= 500) {
+      setOnline(false);
+      return 'unanswered';
+    }
+    setOnline(true);
+    unanswered.delete(key);
+    const data = answer.status === 200 ? dataOf<Allocations>(answer) : undefined;
+    if (!data) {
+      if (answer.status !== 409) logger.warn({ status: answer.status, code: errorOf(answer)?.code }, 'the hub refused an allocation request');
+      return 'refused';
+    }
+    immediate(ctx.db, () => {
+      for (const row of data.allocations) {
+        if (row.change) ctx.holdings.add(row.occurrenceId, row.inventoryItemId, row.change);
+        ctx.holdings.venue(row.occurrenceId, row.inventoryItemId, row.available, sentAt);
+      }
+      ctx.holdings.renew(sentAt + data.lapseSeconds * 1000);
+    });
+    return 'granted';
+  }
+
+  /** GET /allocations renews them at the hub; with no sale of ours on the way, the hub's count is ours. */
+  async function reconcile(): Promise<void> {
+    if (gated()) return;
+    const before = ctx.holdings.syncProgress();
+    const sentAt = ctx.now();
+    const answer = await upstream.get('/allocations');
+    if (answer.status === 429) return limited(answer.retryAfter);
+    const data = answer.status === 200 ? dataOf<Allocations>(answer) : undefined;
+    if (!data) return setOnline(answer.status !== 0 && answer.status < 500);
+    setOnline(true);
+    immediate(ctx.db, () => {
+      ctx.holdings.renew(sentAt + data.lapseSeconds * 1000);
+      const after = ctx.holdings.syncProgress();
+      if (unanswered.size > 0 || after.pendingOrders > 0 || after.lastId !== before.lastId) return;
+      const hub = new Map(data.allocations.map((row) => [`${row.occurrenceId}\n${row.inventoryItemId}`, row.quantity]));
+      for (const row of ctx.holdings.all()) hub.set(`${row.occurrenceId}\n${row.inventoryItemId}`, hub.get(`${row.occurrenceId}\n${row.inventoryItemId}`) ?? 0);
+      for (const [id, quantity] of hub) {
+        const [occurrenceId = '', itemId = ''] = id.split('\n');
+        ctx.holdings.set(occurrenceId, itemId, quantity);
+      }
+    });
+  }
+
+  async function refreshVenue(): Promise<void> {
+    for (const occurrence of ctx.catalog.allOccurrences().filter((o) => o.onSale === 1)) {
+      if (gated()) return;
+      const sentAt = ctx.now();
+      const answer = await upstream.get(`/occurrences/${encodeURIComponent(occurrence.id)}/inventory`);
+      const data = dataOf<{ areas: { inventoryItems: { id: string; available: number }[] }[] }>(answer);
+      if (!data) return;
+      immediate(ctx.db, () => {
+        for (const item of data.areas.flatMap((area) => area.inventoryItems)) ctx.holdings.venue(occurrence.id, item.id, item.available, sentAt);
+      });
+    }
+  }
+
+  async function cycle(): Promise<void> {
+    // The worker hears first when the upstream goes silent (and then pauses everything): so does the till.
+    if (options.gate?.online() === false) setOnline(false);
+    // Not a hub (yet): ask again now and then — an upstream may be upgraded or replaced.
+    if (mode === 'unknown' || (mode === 'plain' && ctx.now() - detectedAt >= REDETECT_MS)) await detect();
+    if (mode !== 'hub') return;
+    await exclusive(async () => {
+      for (const [key, changes] of [...unanswered]) await send(changes, key);
+      await reconcile();
+      if (!reachable) return;
+      await send(backgroundChanges(ctx, options.allocation, ctx.now(), givenBack));
+    });
+    if (reachable) await refreshVenue();
+  }
+
+  function schedule(): void {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = cycle()
+        .catch((error: unknown) => logger.error({ err: error }, 'allocation top-up failed; trying again'))
+        .finally(() => {
+          running = undefined;
+          schedule();
+        });
+    }, running === undefined && timer === undefined ? 0 : cycleMs);
+  }
+  schedule();
+
+  return {
+    mode: (): AllocationMode => mode,
+    online: (): boolean => reachable,
+    /**
+     * Before a cart is made here. A hub: asks it, within this request, for what the cart needs beyond what is
+     * in hand. A plain v3 upstream (or one not reached yet): holds the cart there first (upstream-hold.ts).
+     */
+    async beforeCart(body: CreateCartBody): Promise<UpstreamHold | undefined> {
+      if (mode === 'unknown') await detect();
+      if (mode !== 'hub') return holdUpstreamFirst(ctx, upstream, body, { offlineSales: options.offlineSales, logger, gated, limited });
+      if (!reachable && ctx.now() - lastTry < cycleMs) return undefined;
+      const changes = onDemandChanges(ctx, body.items, options.allocation, ctx.now());
+      if (changes.length > 0) await exclusive(() => send(changes));
+      return undefined;
+    },
+    /** A plain v3 upstream: a cart released here releases the cart held for it upstream (best effort; it would time out). */
+    async afterCartReleased(localCartId: string): Promise<void> {
+      const upstreamCartId = mode === 'hub' ? null : ctx.holdings.upstreamCartOf(localCartId);
+      if (upstreamCartId !== null && !gated()) await upstream.delete(`/carts/${encodeURIComponent(upstreamCartId)}`);
+    },
+    /** Gives back what is in hand and in no cart: all of it, or one occurrence's (staff, off sale). */
+    async giveBack(occurrenceId?: string): Promise<'granted' | 'refused' | 'unanswered'> {
+      const shows = occurrenceId === undefined ? ctx.catalog.allOccurrences().map((o) => o.id) : [occurrenceId];
+      for (const show of shows) givenBack.add(show);
+      return exclusive(() => send(giveBackChanges(ctx, occurrenceId)));
+    },
+    async stop(options: { giveBack: boolean }): Promise<void> {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+      if (options.giveBack && mode === 'hub') {
+        const outcome = await exclusive(() => send(giveBackChanges(ctx, undefined))).catch(() => 'unanswered' as const);
+        logger.info({ outcome }, 'places in hand given back to the hub');
+      }
+    },
+  };
+}
+
+export type Allocator = ReturnType<typeof startAllocator>;
+
+function modeOf(value: string | undefined): AllocationMode {
+  return value === 'hub' || value === 'plain' ? value : 'unknown';
+}

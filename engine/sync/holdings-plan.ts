@@ -1,0 +1,68 @@
+import { onDemandRequest, sellableFromHand, topUpChange } from '../domain/allocations';
+import type { AllocationChange } from '../contract/allocation';
+import type { EngineContext } from '../use-cases/context';
+
+/** Which allocation changes a terminal asks its hub for (contract §10), from its counts in hand. */
+
+export interface Need {
+  readonly occurrenceId: string;
+  readonly inventoryItemId: string;
+  readonly quantity: number;
+}
+
+/** A cart that needs more than is in hand: the shortfall of each item (a seat: the seat), topped up to the usual amount. */
+export function onDemandChanges(ctx: EngineContext, needs: readonly Need[], keepInHand: number, now: number): AllocationChange[] {
+  const wanted = new Map<string, Need>();
+  for (const need of needs) {
+    const id = `${need.occurrenceId}\n${need.inventoryItemId}`;
+    wanted.set(id, { ...need, quantity: (wanted.get(id)?.quantity ?? 0) + need.quantity });
+  }
+  const changes: AllocationChange[] = [];
+  for (const need of wanted.values()) {
+    const row = ctx.holdings.get(need.occurrenceId, need.inventoryItemId);
+    const sellable = row ? sellableFromHand(row.inHand, row.heldLocally, row.lapsesAt, now) : 0;
+    const seat = ctx.catalog.inventory(need.occurrenceId, [need.inventoryItemId]).get(need.inventoryItemId)?.seating === 'assigned';
+    const request = onDemandRequest(need.quantity, sellable, seat ? 0 : keepInHand);
+    if (request) changes.push({ occurrenceId: need.occurrenceId, inventoryItemId: need.inventoryItemId, ...request });
+  }
+  return changes;
+}
+
+/**
+ * The background top-up: `keepInHand` free places of each general item of each on-sale occurrence (a surplus
+ * over twice that goes back); everything free of an occurrence off sale, and every seat no cart holds, goes back.
+ */
+export function backgroundChanges(ctx: EngineContext, keepInHand: number, now: number, givenBack: ReadonlySet<string> = new Set()): AllocationChange[] {
+  const changes: AllocationChange[] = [];
+  const onSale = new Set(ctx.catalog.allOccurrences().filter((o) => o.onSale === 1).map((o) => o.id));
+  const rows = new Map(ctx.holdings.all().map((row) => [`${row.occurrenceId}\n${row.inventoryItemId}`, row]));
+  for (const occurrenceId of onSale) {
+    // Staff gave this show's places back: no top-up (a sale still asks the hub within its request).
+    if (givenBack.has(occurrenceId)) continue;
+    const general = new Set(ctx.catalog.areas(occurrenceId).filter((area) => area.seating === 'general').map((area) => area.id));
+    for (const item of ctx.catalog.items(occurrenceId)) {
+      if (!general.has(item.areaId)) continue;
+      const row = rows.get(`${occurrenceId}\n${item.id}`);
+      const free = row ? sellableFromHand(row.inHand, row.heldLocally, row.lapsesAt, now) : 0;
+      // A holding past its lapse deadline is asked for again in full: the hub may have taken it back.
+      const change = topUpChange(free, keepInHand);
+      if (change > 0) changes.push({ occurrenceId, inventoryItemId: item.id, change });
+      else if (free > 2 * keepInHand) changes.push({ occurrenceId, inventoryItemId: item.id, change: keepInHand - free });
+    }
+  }
+  for (const row of rows.values()) {
+    const free = Math.max(0, row.inHand - row.heldLocally);
+    if (free === 0) continue;
+    if (!onSale.has(row.occurrenceId) || row.seating === 'assigned') changes.push({ occurrenceId: row.occurrenceId, inventoryItemId: row.inventoryItemId, change: -free });
+  }
+  return changes;
+}
+
+/** Everything in hand that no cart holds, of one occurrence or of all. */
+export function giveBackChanges(ctx: EngineContext, occurrenceId: string | undefined): AllocationChange[] {
+  return ctx.holdings
+    .all()
+    .filter((row) => occurrenceId === undefined || row.occurrenceId === occurrenceId)
+    .map((row) => ({ occurrenceId: row.occurrenceId, inventoryItemId: row.inventoryItemId, change: -Math.max(0, row.inHand - row.heldLocally) }))
+    .filter((change) => change.change < 0);
+}

@@ -1,0 +1,58 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Cart, CreateCartBody } from '../contract/cart';
+import { EngineError, type ErrorCode } from '../domain/errors';
+import { immediate } from '../store/db';
+import type { EngineContext } from '../use-cases/context';
+import { dataOf, errorOf, type Upstream } from './upstream';
+
+/**
+ * A terminal of a plain v3 upstream (no allocations, contract §10): online, each cart is held upstream
+ * first, so the upstream refuses what it cannot sell before the customer pays here, and that upstream cart
+ * is the one the order is later delivered into. Offline it sells only with --offline-sales (what the
+ * upstream then refuses lands in the conflict inbox); without it the answer is 503 UPSTREAM_UNAVAILABLE.
+ */
+
+export interface UpstreamHold {
+  /** the local cart was made: the order it becomes starts its delivery from the upstream cart */
+  attach(localCartId: string): void;
+  /** the local cart was not made: the upstream hold goes */
+  release(): Promise<void>;
+}
+
+const MIRRORED: readonly ErrorCode[] = ['INVENTORY_EXHAUSTED', 'OCCURRENCE_NOT_AVAILABLE'];
+
+export async function holdUpstreamFirst(
+  ctx: EngineContext,
+  upstream: Upstream,
+  body: CreateCartBody,
+  options: { offlineSales: boolean; logger: FastifyBaseLogger; gated: () => boolean; limited: (retryAfter: number | undefined) => void },
+): Promise<UpstreamHold | undefined> {
+  // While the terminal waits out a 429 or a silent upstream, nothing is sent: the cart is treated as offline.
+  if (options.gated()) {
+    if (!options.offlineSales) throw new EngineError('UPSTREAM_UNAVAILABLE', { details: { reason: 'offline_sales_off' } });
+    return undefined;
+  }
+  const sentAt = ctx.now();
+  const answer = await upstream.post('/carts', { items: body.items, ...(body.currency !== undefined && { currency: body.currency }) });
+  if (answer.status === 429) options.limited(answer.retryAfter);
+  const cart = answer.status === 201 ? dataOf<Cart>(answer) : undefined;
+  if (cart) {
+    return {
+      attach: (localCartId) => immediate(ctx.db, () => ctx.holdings.linkUpstreamCart(localCartId, cart.id, sentAt)),
+      release: async () => void (await upstream.delete(`/carts/${encodeURIComponent(cart.id)}`)),
+    };
+  }
+  const error = errorOf(answer);
+  const code = MIRRORED.find((known) => known === error?.code);
+  if (code) throw new EngineError(code, { details: { ...error?.details, upstream: true } });
+  if (answer.status === 0 || answer.status >= 500 || answer.status === 429) {
+    if (!options.offlineSales) throw new EngineError('UPSTREAM_UNAVAILABLE', { details: { reason: 'offline_sales_off' } });
+    // A lost answer may have left a hold upstream: the delivery then waits it out instead of calling its own
+    // hold a conflict (deliver.ts, ORPHAN_HOLD_GRACE_MS).
+    if (answer.status !== 0) return undefined;
+    return { attach: (localCartId) => immediate(ctx.db, () => ctx.holdings.linkUpstreamCart(localCartId, null, sentAt)), release: async () => undefined };
+  }
+  // Any other refusal (a key problem, a request the upstream reads differently): the local rules decide.
+  options.logger.warn({ status: answer.status, code: error?.code }, 'the upstream refused to hold a cart first');
+  return undefined;
+}
