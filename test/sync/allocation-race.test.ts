@@ -129,7 +129,10 @@ describe('three terminals and a web shop race for the last places', () => {
     expect(seatsSold.every((row) => row.n === 1)).toBe(true);
     const tickets = [...local.flat(), ...web].reduce((n, order) => n + order.tickets.length, 0);
     expect(tickets).toBe(FLOOR + SEATS);
-    // Each sold something: a real race, not one winner.
-    expect(local.map((orders) => orders.length).every((n) => n > 0)).toBe(true);
+    // A real race, not one winner: terminals sold, and more than one racer did. (Which terminal wins how much is
+    // timing: on a fast machine the last terminal to start can lose every race for 72 places, and that is fine.)
+    const perRacer = [...local.map((orders) => orders.length), web.length];
+    expect(local.flat().length, `orders per terminal: ${perRacer.join(', ')} (last: web)`).toBeGreaterThan(0);
+    expect(perRacer.filter((n) => n > 0).length, `orders per racer: ${perRacer.join(', ')}`).toBeGreaterThanOrEqual(2);
   }, 180_000);
 });
