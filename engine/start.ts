@@ -14,6 +14,7 @@ import { createKeyRepo, type KeyRepo } from './store/key-repo';
 import { importCatalog } from './use-cases/catalog';
 import { createContext } from './use-cases/context';
 import { createSimulator } from './payments/simulator';
+import { DEFAULT_PROVIDER_DEADLINE_MS, withDeadline } from './payments/provider';
 import { settleOpenAttempts } from './use-cases/recover-payments';
 import { startSyncWorker, type SyncWorker } from './sync/worker';
 
@@ -41,6 +42,13 @@ export interface EngineOptions {
   readonly upstream?: { readonly url: string; readonly key: string; readonly pullIntervalMs?: number; readonly retryBaseMs?: number; readonly pollMs?: number };
   /** the simulated payment provider's answer latency (for demos and crash tests) */
   readonly paymentAnswerDelayMs?: number;
+  /**
+   * how long one call to the payment provider may take (default 30 s); after it the attempt is settled by
+   * asking the provider about its reference, and an attempt still open is settled by the next sweep
+   */
+  readonly paymentDeadlineMs?: number;
+  /** how long the simulator's `tok_timeout` stays silent (default 10 minutes; tests of the late answer shorten it) */
+  readonly paymentHangMs?: number;
   /** the built UI to serve (default dist/renderer when it exists); false serves none */
   readonly uiDir?: string | false;
   /** where the SQL migrations are (default: beside the store's source); a bundled build names its copy */
@@ -63,8 +71,10 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   try {
     const now = options.now ?? Date.now;
     let baseUrl = '';
-    const simulator = createSimulator(db, { baseUrl: () => baseUrl, now, answerDelayMs: options.paymentAnswerDelayMs });
-    const ctx = createContext(db, { holdSeconds: options.holdSeconds ?? 900, now, payments: simulator.provider, syncing: options.upstream !== undefined });
+    const simulator = createSimulator(db, { baseUrl: () => baseUrl, now, answerDelayMs: options.paymentAnswerDelayMs, hangMs: options.paymentHangMs });
+    const deadlineMs = options.paymentDeadlineMs ?? DEFAULT_PROVIDER_DEADLINE_MS;
+    const payments = withDeadline(simulator.provider, deadlineMs);
+    const ctx = createContext(db, { holdSeconds: options.holdSeconds ?? 900, now, payments, syncing: options.upstream !== undefined });
     let worker: SyncWorker | undefined;
     if (options.catalogFile !== undefined) importCatalog(ctx, readCatalogFile(options.catalogFile));
     else if (options.demo !== false && ctx.catalog.locations().length === 0) importCatalog(ctx, demoCatalog());
@@ -97,10 +107,11 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
         ctx.carts.releaseExpired(ctx.now());
         ctx.checkout.purgeKeys(ctx.now());
       });
-      // A payment whose provider never answered must not lock its cart until the next restart.
+      // A payment whose provider never answered must not lock its cart: once the deadline has passed, the
+      // provider is asked about the attempt's reference; an unconfirmed refund is asked again.
       if (settling) return;
       settling = true;
-      settleOpenAttempts(ctx, { olderThanMs: 60_000 })
+      settleOpenAttempts(ctx, { olderThanMs: deadlineMs })
         .then((counts) => counts.orders + counts.released + counts.refunds > 0 && logger.warn(counts, 'settled stale payment attempts'))
         .catch((error: unknown) => logger.error({ err: error }, 'settling stale payment attempts failed'))
         .finally(() => {
@@ -120,6 +131,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
           clearInterval(sweeper);
           await worker?.stop();
           await app.close();
+          simulator.stop();
           db.close();
         })();
         return closed;

@@ -61,6 +61,9 @@ export const Voucher = Type.Object(
     validUntil: Type.Optional(Timestamp),
     maxRedemptions: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })),
     eventIds: Type.Optional(Type.Array(Id, { maxItems: 1000 })),
+    combinable: Type.Optional(Type.Boolean({
+      description: 'true: may sit in one cart with other combinable vouchers. Default false: a cart holds one voucher unless every voucher in it is combinable',
+    })),
   },
   strict,
 );

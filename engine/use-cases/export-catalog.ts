@@ -50,6 +50,7 @@ export function exportCatalog(ctx: EngineContext): CatalogDocument {
         ...iso(voucher.validUntil),
         ...(voucher.maxRedemptions !== null && { maxRedemptions: voucher.maxRedemptions }),
         ...(voucher.eventIds !== null && { eventIds: parseStrings(voucher.eventIds) }),
+        ...(voucher.combinable === 1 && { combinable: true }),
       })),
     };
   })();

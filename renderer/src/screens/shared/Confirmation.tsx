@@ -16,9 +16,11 @@ export function Confirmation({ order, onNewSale }: { order: Order; onNewSale(): 
         {t('confirm.heading')} <span className="order-id">{order.id}</span>
       </h2>
       <p className="paid">
-        {payment.method === 'cash' && payment.tendered && payment.change
-          ? t('confirm.paidCash', { tendered: formatMoney(payment.tendered, locale), change: formatMoney(payment.change, locale) })
-          : t('confirm.paidCard')}
+        {payment.method === 'none'
+          ? t('confirm.paidNothing')
+          : payment.method === 'cash' && payment.tendered && payment.change
+            ? t('confirm.paidCash', { tendered: formatMoney(payment.tendered, locale), change: formatMoney(payment.change, locale) })
+            : t('confirm.paidCard')}
       </p>
       {payment.change && payment.change.amount > 0 && (
         <p className="change" role="status">
