@@ -9,11 +9,12 @@ import { parseServeArgs, UsageError } from './args';
  * Human-readable lines go to stdout; JSON logs (pino) go to stderr.
  */
 async function main(): Promise<void> {
-  const args = parseServeArgs(process.argv.slice(2));
+  const args = parseServeArgs(process.argv.slice(2), process.env);
   const logger = pino(
     { level: args.logLevel, redact: [`req.headers["${API_KEY_HEADER}"]`, 'req.headers.authorization'] },
     pino.destination(2),
   );
+  for (const warning of args.warnings) logger.warn(warning);
   const engine = await startEngine({ ...args, logger });
   console.log(`listening on ${engine.url}`);
   console.log(engine.ui ? `ui: ${engine.ui.url}` : 'ui: not built — run `npm run build`, then start again (the API is at /api/v3)');
