@@ -12,7 +12,7 @@ export const Location = Type.Object(
 );
 
 export const ExchangeRate = Type.Object(
-  { from: CurrencyCode, to: CurrencyCode, rate: DecimalString('units of `to` per one unit of `from`'), validUntil: Type.Optional(Timestamp) },
+  { from: CurrencyCode, to: CurrencyCode, rate: DecimalString('units of `to` per one unit of `from`, from 0.000001 to 1000000 (400 INVALID_FIELD_VALUE reason rate_out_of_range otherwise)'), validUntil: Type.Optional(Timestamp) },
   strict,
 );
 

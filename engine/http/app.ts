@@ -7,6 +7,7 @@ import type { EngineContext } from '../use-cases/context';
 import { installAuth } from './auth';
 import { installErrorHandling, sendError } from './error-handler';
 import { installGuard } from './guard';
+import { requestSerializer } from './log-redaction';
 import { openApiOptions, swagger } from './openapi';
 import { cartItemRoutes } from './routes/cart-items';
 import { cartRoutes } from './routes/carts';
@@ -37,7 +38,8 @@ export interface AppOptions {
 /** The HTTP application, apart from `listen`, so tests and `serve` build the very same thing. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    loggerInstance: options.logger,
+    // Request lines log the URL with ticket codes and challenge references redacted.
+    loggerInstance: options.logger.child({}, { serializers: { req: requestSerializer } }),
     bodyLimit: 256 * 1024,
     // Ids are validated by the route schemas (up to 128 characters), not cut off earlier by the router.
     routerOptions: { maxParamLength: 1024 },

@@ -4,7 +4,8 @@ import { CatalogDocument, CatalogImportResult, EventView, InventoryView, Locatio
 import { CurrencyQuery, Id, replies } from '../../contract/common';
 import { importCatalog, listEvents, listLocations, occurrenceInventory } from '../../use-cases/catalog';
 import type { EngineContext } from '../../use-cases/context';
-import { exportCatalog } from '../../use-cases/export-catalog';
+import { exportCatalog, VOUCHER_READERS } from '../../use-cases/export-catalog';
+import { grants } from '../../domain/scopes';
 
 const read = { scope: 'catalog:read' } as const;
 const tags = ['catalog'];
@@ -20,9 +21,23 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = 
     async (request) => ({ data: importCatalog(ctx, request.body) }),
   );
 
-  app.get('/catalog', { config: read, schema: { tags, summary: 'The catalog document (contract §2), to serve as another engine\'s upstream', response: replies(200, CatalogDocument) } }, async () => ({
-    data: exportCatalog(ctx),
-  }));
+  app.get(
+    '/catalog',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'The catalog document (contract §2), to serve as another engine\'s upstream',
+        description: 'Voucher codes and their terms (`vouchers`) only for keys with catalog:write, admin or orders:import (a terminal\'s sync key); '
+          + 'a key with catalog:read alone gets the document without `vouchers`.',
+        response: replies(200, CatalogDocument),
+      },
+    },
+    async (request) => {
+      const scopes = request.apiKeyScopes ?? [];
+      return { data: exportCatalog(ctx, { withVouchers: VOUCHER_READERS.some((scope) => grants(scopes, scope)) }) };
+    },
+  );
 
   app.get('/locations', { config: read, schema: { tags, summary: 'List locations with their currencies', response: replies(200, Type.Array(LocationView)) } }, async () => ({
     data: listLocations(ctx),
