@@ -1,10 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import Value from 'typebox/value';
 import { demoCatalog } from './catalog/demo';
+import { LIMITS } from './domain/limits';
 import { buildApp } from './http/app';
 import { API_KEY_HEADER } from './http/auth';
 import { CatalogDocument } from './contract/catalog';
@@ -160,6 +161,8 @@ function uiFor(uiDir: string | false | undefined, keys: KeyRepo, testTokens: rea
 function readCatalogFile(path: string): CatalogDocument {
   let doc: unknown;
   try {
+    const size = statSync(path).size;
+    if (size > LIMITS.maxCatalogBytes) throw new Error(`${size} bytes, more than the limit of ${LIMITS.maxCatalogBytes} (16 MiB)`);
     doc = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
     throw new CatalogFileError(`cannot read catalog ${path}: ${error instanceof Error ? error.message : String(error)}`);

@@ -65,6 +65,8 @@ export const ERROR_CATALOGUE = {
   HOST_NOT_ALLOWED: row('PERMISSION_ERROR', 403),
   ORIGIN_NOT_ALLOWED: row('PERMISSION_ERROR', 403),
   CART_CHECKOUT_IN_PROGRESS: row('CONFLICT_ERROR', 409),
+  HEADERS_TOO_LARGE: row('INVALID_REQUEST_ERROR', 431),
+  REQUEST_TIMEOUT: row('INVALID_REQUEST_ERROR', 408),
 } as const satisfies Record<string, CatalogueRow>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -39,4 +39,6 @@ export const de: Record<ErrorCode, string> = {
   HOST_NOT_ALLOWED: 'Anfragen für diesen Hostnamen werden nicht angenommen.',
   ORIGIN_NOT_ALLOWED: 'Anfragen von diesem Ursprung werden nicht angenommen.',
   CART_CHECKOUT_IN_PROGRESS: 'Für diesen Warenkorb läuft gerade eine Zahlung. Bitte warten, bis sie abgeschlossen ist.',
+  HEADERS_TOO_LARGE: 'Die Kopfzeilen der Anfrage sind zu groß.',
+  REQUEST_TIMEOUT: 'Die Anfrage ist nicht rechtzeitig angekommen.',
 };

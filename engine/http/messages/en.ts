@@ -39,4 +39,6 @@ export const en: Record<ErrorCode, string> = {
   HOST_NOT_ALLOWED: 'Requests for this host name are not accepted.',
   ORIGIN_NOT_ALLOWED: 'Requests from this origin are not accepted.',
   CART_CHECKOUT_IN_PROGRESS: 'A payment for this cart is under way. Wait for it to finish.',
+  HEADERS_TOO_LARGE: 'The request headers are too large.',
+  REQUEST_TIMEOUT: 'The request did not arrive in time.',
 };

@@ -39,4 +39,6 @@ export const fr: Record<ErrorCode, string> = {
   HOST_NOT_ALLOWED: 'Les requêtes pour ce nom d’hôte ne sont pas acceptées.',
   ORIGIN_NOT_ALLOWED: 'Les requêtes de cette origine ne sont pas acceptées.',
   CART_CHECKOUT_IN_PROGRESS: 'Un paiement est en cours pour ce panier. Attendez qu’il se termine.',
+  HEADERS_TOO_LARGE: 'Les en-têtes de la requête sont trop volumineux.',
+  REQUEST_TIMEOUT: 'La requête n’est pas arrivée à temps.',
 };

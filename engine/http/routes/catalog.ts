@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { CatalogDocument, CatalogImportResult, EventView, InventoryView, LocationView } from '../../contract/catalog';
-import { CurrencyQuery, Id, replies } from '../../contract/common';
+import { CurrencyQuery, Id, LIMITS, replies } from '../../contract/common';
 import { importCatalog, listEvents, listLocations, occurrenceInventory } from '../../use-cases/catalog';
 import type { EngineContext } from '../../use-cases/context';
 import { exportCatalog, VOUCHER_READERS } from '../../use-cases/export-catalog';
@@ -15,8 +15,14 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = 
     '/catalog',
     {
       config: { scope: 'catalog:write' },
-      bodyLimit: 64 * 1024 * 1024,
-      schema: { tags, summary: 'Import a catalog document (contract §2)', body: CatalogDocument, response: replies(200, CatalogImportResult) },
+      bodyLimit: LIMITS.maxCatalogBytes,
+      schema: {
+        tags,
+        summary: 'Import a catalog document (contract §2)',
+        description: `At most ${LIMITS.maxCatalogBytes} bytes (16 MiB, some 250,000 seats); a larger body answers 413 BODY_TOO_LARGE with details.limit.`,
+        body: CatalogDocument,
+        response: replies(200, CatalogImportResult),
+      },
     },
     async (request) => ({ data: importCatalog(ctx, request.body) }),
   );
