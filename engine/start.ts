@@ -66,8 +66,11 @@ export interface RunningEngine {
 
 export class CatalogFileError extends Error {}
 
+/** pino `redact` paths every engine logger uses: API keys never reach a log (URLs are redacted by the HTTP layer). */
+export const LOG_REDACTIONS = [`req.headers["${API_KEY_HEADER}"]`, 'req.headers.authorization'] as const;
+
 export async function startEngine(options: EngineOptions): Promise<RunningEngine> {
-  const logger = options.logger ?? pino({ redact: [`req.headers["${API_KEY_HEADER}"]`, 'req.headers.authorization'] });
+  const logger = options.logger ?? pino({ redact: [...LOG_REDACTIONS] });
   const db = openDatabase(options.dataDir, options.migrationsDir);
   try {
     const now = options.now ?? Date.now;

@@ -1,7 +1,6 @@
 import pino from 'pino';
 import { EngineError } from '../domain/errors';
-import { API_KEY_HEADER } from '../http/auth';
-import { CatalogFileError, startEngine } from '../start';
+import { CatalogFileError, LOG_REDACTIONS, startEngine } from '../start';
 import { parseServeArgs, UsageError } from './args';
 
 /**
@@ -11,7 +10,7 @@ import { parseServeArgs, UsageError } from './args';
 async function main(): Promise<void> {
   const args = parseServeArgs(process.argv.slice(2), process.env);
   const logger = pino(
-    { level: args.logLevel, redact: [`req.headers["${API_KEY_HEADER}"]`, 'req.headers.authorization'] },
+    { level: args.logLevel, redact: [...LOG_REDACTIONS] },
     pino.destination(2),
   );
   for (const warning of args.warnings) logger.warn(warning);

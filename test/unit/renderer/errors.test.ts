@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE, ERROR_TYPES } from '../../../engine/domain/errors';
-import { ApiError, networkError, recoveryFor, toApiError, type Recovery } from '../../../renderer/src/api/errors';
+import { ApiError, networkError, toApiError } from '../../../renderer/src/api/errors';
+import { recoveryFor, type Recovery } from '../../../renderer/src/recovery';
 
 /** What the UI does about an error (spec §7.2–7.5): code first, then type, then a fallback for anything new. */
 
