@@ -49,6 +49,8 @@ const EXPECTED_BY_CODE: Readonly<Record<string, Recovery>> = {
   HOST_NOT_ALLOWED: 'sign-in',
   ORIGIN_NOT_ALLOWED: 'sign-in',
   CART_CHECKOUT_IN_PROGRESS: 'retry-later',
+  HEADERS_TOO_LARGE: 'fix-input',
+  REQUEST_TIMEOUT: 'fix-input',
 };
 
 /** Codes the UI handles specifically, whatever type they arrive with (errors.ts BY_CODE). */
