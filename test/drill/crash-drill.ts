@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../../engine/store/db';
 import { createKeyRepo } from '../../engine/store/key-repo';
-import { startTestEngine, type TestEngine } from '../helpers/engine';
+import { startTestEngine } from '../helpers/engine';
 
 /**
  * The crash drill (issue #12): a terminal engine (`serve`, a real process) syncing to an upstream engine
