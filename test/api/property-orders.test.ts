@@ -109,7 +109,7 @@ class DeleteCart extends OnCart {
     else expect(response.status).toBe(cart.status === 'ordered' ? 409 : 410);
     await compare(model, real);
   }
-  toString = () => `deleteCart(#${this.pick})`;
+  override toString = () => `deleteCart(#${this.pick})`;
 }
 
 class ApplyVoucher extends OnCart {
@@ -125,7 +125,7 @@ class ApplyVoucher extends OnCart {
     }
     await compare(model, real);
   }
-  toString = () => `applyVoucher(#${this.pick})`;
+  override toString = () => `applyVoucher(#${this.pick})`;
 }
 
 class Checkout extends OnCart {
@@ -154,7 +154,7 @@ class Checkout extends OnCart {
     }
     await compare(model, real);
   }
-  toString = () => `checkout(#${this.pick}, ${this.how})`;
+  override toString = () => `checkout(#${this.pick}, ${this.how})`;
 }
 
 class Cancel implements fc.AsyncCommand<Model, Real> {
