@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCatalog } from '../../engine/catalog/demo';
 import { concert, createCart } from '../helpers/cart-assertions';
 import { startTestEngine, type TestEngine } from '../helpers/engine';
+import { paymentUnderWay } from '../helpers/orders';
 
 /**
  * Framework errors in the envelope (431, Content-Length that does not fit, a body past the catalog's size
@@ -104,7 +105,7 @@ describe('shutdown does not wait out keep-alive connections', () => {
       const cart = await createCart(engine, [concert(1)]);
       // a busy one: the provider answers after 1.5 s
       const busy = call('POST', '/orders', { cartId: cart.id, expectedTotal: cart.total, payment: { method: 'card', token: 'tok_visa' } }, { 'idempotency-key': crypto.randomUUID() });
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await paymentUnderWay(engine);
 
       const started = Date.now();
       const closed = engine.close();

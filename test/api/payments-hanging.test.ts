@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { available, concert, createCart } from '../helpers/cart-assertions';
 import { startTestEngine, type TestEngine } from '../helpers/engine';
-import { card, checkout, expectError } from '../helpers/orders';
+import { card, checkout, expectError, paymentUnderWay } from '../helpers/orders';
 
 /**
  * A payment provider that never answers (the simulator's tok_timeout): the attempt settles within the
@@ -22,15 +22,6 @@ function attempts(engine: TestEngine): Array<{ state: string; outcome: string | 
     return db.prepare<[], { state: string; outcome: string | null }>('SELECT state, outcome FROM payment_attempts').all();
   } finally {
     db.close();
-  }
-}
-
-/** Waits until the checkout has written its pending attempt (the provider is being asked). */
-async function paymentUnderWay(engine: TestEngine): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!attempts(engine).some((attempt) => attempt.state === 'pending')) {
-    if (Date.now() > deadline) throw new Error('no payment attempt under way');
-    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
