@@ -9,7 +9,13 @@ import type { CardCharge, ChargeOutcome, PaymentProvider } from './provider';
  * challenge whose page a person (or POST /psp/challenges/{reference}) approves or rejects.
  */
 
-export const TEST_TOKENS = ['tok_visa', 'tok_3ds', 'tok_declined', 'tok_risk', 'tok_provider_down', 'tok_timeout'] as const;
+export const TEST_TOKENS = ['tok_visa', 'tok_3ds', 'tok_declined', 'tok_risk', 'tok_provider_down'] as const;
+
+/**
+ * A provider that does not answer: kept out of the tokens a UI offers (a till would wait out the whole
+ * deadline), for drills and tests of the deadline.
+ */
+export const HANG_TOKEN = 'tok_timeout';
 
 /** How long `tok_timeout` keeps the provider silent before it decides (far beyond any deadline). */
 export const DEFAULT_HANG_MS = 10 * 60 * 1000;
@@ -100,7 +106,7 @@ export function createSimulator(db: Db, options: SimulatorOptions) {
     async charge(request) {
       // tok_timeout: the provider says nothing for a long time, then decides (as tok_visa) — unless the
       // engine has asked about the reference meanwhile and was told it was not charged.
-      if (request.token === 'tok_timeout' && request.authenticationResult === undefined) {
+      if (request.token === HANG_TOKEN && request.authenticationResult === undefined) {
         await wait(options.hangMs ?? DEFAULT_HANG_MS);
         return decide({ ...request, token: 'tok_visa' });
       }
