@@ -29,7 +29,7 @@ function setup(options: { hangMs?: number } = {}) {
   const db = openDatabase(dir);
   let clock = Date.parse('2027-01-10T10:00:00Z');
   const simulator = createSimulator(db, { baseUrl: () => 'http://127.0.0.1:1', now: () => clock, hangMs: options.hangMs });
-  const faults = { refundFailures: 0, chargeAnswersLost: 0, refundCalls: 0 };
+  const faults = { refundFailures: 0, chargeAnswersLost: 0, refundCalls: 0, statusFailures: 0 };
   // The simulator does the work; this layer loses answers the way a network does.
   const provider: PaymentProvider = {
     testTokens: simulator.provider.testTokens,
@@ -41,7 +41,13 @@ function setup(options: { hangMs?: number } = {}) {
       }
       return outcome;
     },
-    status: (reference) => simulator.provider.status(reference),
+    async status(reference) {
+      if (faults.statusFailures > 0) {
+        faults.statusFailures -= 1;
+        throw new Error('connection reset');
+      }
+      return simulator.provider.status(reference);
+    },
     async refund(reference) {
       faults.refundCalls += 1;
       if (faults.refundFailures > 0) {
@@ -130,6 +136,20 @@ describe('a charge whose answer is lost is settled by asking the provider, never
     const late = await simulator.provider.charge({ reference: String(attempt?.id), shopperReference: 'x', amount: { amount: 3900, currency: 'EUR' }, token: 'tok_timeout' });
     expect(late).toEqual({ status: 'unavailable' });
     expect(one(db, 'SELECT COUNT(*) AS n FROM psp_charges')).toEqual({ n: 0 });
+  });
+
+  it('when the provider cannot say either, the attempt stays pending (502) and the next sweep past the deadline settles it', async () => {
+    const { ctx, db, faults, advance } = setup({ hangMs: 60_000 });
+    faults.statusFailures = 1;
+    const error = await cardOrder(ctx, 'tok_timeout').then(() => undefined, (e: unknown) => e);
+    expect(error).toMatchObject({ code: 'PAYMENT_PROVIDER_UNAVAILABLE' });
+    expect(one(db, 'SELECT state FROM payment_attempts')).toEqual({ state: 'pending' });
+    // a sweep before the deadline has passed leaves it to the request path
+    expect((await settleOpenAttempts(ctx, { olderThanMs: 200 })).released).toBe(0);
+    advance(201);
+    expect((await settleOpenAttempts(ctx, { olderThanMs: 200 })).released).toBe(1);
+    expect(one(db, 'SELECT state, outcome FROM payment_attempts')).toEqual({ state: 'failed', outcome: 'not_charged' });
+    expect(one(db, "SELECT COUNT(*) AS n FROM carts WHERE status = 'held'")).toEqual({ n: 1 }); // free to release or pay again
   });
 
   it('withDeadline rejects with ProviderDeadlineExceeded', async () => {
