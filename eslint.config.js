@@ -3,7 +3,18 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
-const nodeBuiltins = { group: ['node:*'], message: 'engine/domain is pure: no Node built-ins.' };
+import { builtinModules } from 'node:module';
+
+// Built-ins by either spelling: `node:fs` and bare `fs` (and `fs/promises`).
+const nodeBuiltins = {
+  group: ['node:*', ...builtinModules.flatMap((name) => [name, `${name}/*`])],
+  message: 'engine/domain is pure: no Node built-ins, no I/O.',
+};
+const httpLayer = {
+  group: ['fastify', 'fastify/*', '@fastify/*', '**/http/*', '**/http'],
+  message: 'Only engine/http/ and engine/start.ts know HTTP: use cases, sync and the CLI take what they need as plain values and types from engine/contract.',
+};
+const uiBoundary = { group: ['electron', 'react', 'react-dom', '**/renderer/**'], message: 'The engine knows nothing of the UI or Electron.' };
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'out/', 'release/', 'data/', 'bench/results/', 'test-results/'] },
@@ -19,12 +30,15 @@ export default tseslint.config(
   },
   {
     files: ['engine/**'],
+    ignores: ['engine/http/**', 'engine/start.ts', 'engine/domain/**'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { group: ['electron', 'react', 'react-dom', '**/renderer/**'], message: 'The engine knows nothing of the UI or Electron.' },
-        ],
-      }],
+      'no-restricted-imports': ['error', { patterns: [uiBoundary, httpLayer] }],
+    },
+  },
+  {
+    files: ['engine/http/**', 'engine/start.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [uiBoundary] }],
     },
   },
   {
@@ -37,7 +51,9 @@ export default tseslint.config(
         ],
         patterns: [
           nodeBuiltins,
-          { group: ['**/store/**', '**/http/**', 'electron', 'react'], message: 'engine/domain depends on nothing outside itself.' },
+          httpLayer,
+          uiBoundary,
+          { group: ['**/store/**', '**/http/**', '**/use-cases/**', '**/payments/**', '**/sync/**', '**/cli/**', 'better-sqlite3', 'pino'], message: 'engine/domain depends on nothing outside itself.' },
         ],
       }],
     },
@@ -51,6 +67,30 @@ export default tseslint.config(
         patterns: [
           { group: ['node:*', 'electron', 'better-sqlite3', 'fastify'], message: 'The renderer is a web page: no Node, Electron or server code.' },
           { regex: '(^|/)engine/(?!contract/)', message: 'From the engine the renderer imports only its shared schemas.' },
+        ],
+      }],
+      // The network is reached through renderer/src/api only (retries, keys and errors live there).
+      'no-restricted-globals': ['error', { name: 'fetch', message: 'fetch only in renderer/src/api/: use the typed client.' }],
+      'no-restricted-properties': ['error',
+        { object: 'window', property: 'fetch', message: 'fetch only in renderer/src/api/: use the typed client.' },
+        { object: 'globalThis', property: 'fetch', message: 'fetch only in renderer/src/api/: use the typed client.' },
+      ],
+    },
+  },
+  {
+    files: ['renderer/src/api/**'],
+    rules: { 'no-restricted-globals': 'off', 'no-restricted-properties': 'off' },
+  },
+  {
+    // Components draw what they are given: no API client, no stores (types of the contract are fine).
+    files: ['renderer/src/components/**'],
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['node:*', 'electron', 'better-sqlite3', 'fastify'], message: 'The renderer is a web page: no Node, Electron or server code.' },
+          { regex: '(^|/)engine/(?!contract/)', message: 'From the engine the renderer imports only its shared schemas.' },
+          { group: ['**/api/*', '**/api', '**/stores/*', '**/stores'], allowTypeImports: true, message: 'Components import neither api/ nor stores/: screens pass them data and callbacks.' },
         ],
       }],
     },

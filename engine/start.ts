@@ -1,10 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import Value from 'typebox/value';
 import { demoCatalog } from './catalog/demo';
+import { LIMITS } from './domain/limits';
 import { buildApp } from './http/app';
 import { API_KEY_HEADER } from './http/auth';
 import { CatalogDocument } from './contract/catalog';
@@ -16,6 +17,7 @@ import { createChannelRepo, loadMasterKey } from './store/channel-repo';
 import { importCatalog } from './use-cases/catalog';
 import { createContext } from './use-cases/context';
 import { createSimulator } from './payments/simulator';
+import { DEFAULT_PROVIDER_DEADLINE_MS, withDeadline } from './payments/provider';
 import { settleOpenAttempts } from './use-cases/recover-payments';
 import { startAllocator, type Allocator } from './sync/allocator';
 import { startSyncWorker, type SyncWorker } from './sync/worker';
@@ -57,6 +59,13 @@ export interface EngineOptions {
   readonly allocationLapseSeconds?: number;
   /** the simulated payment provider's answer latency (for demos and crash tests) */
   readonly paymentAnswerDelayMs?: number;
+  /**
+   * how long one call to the payment provider may take (default 30 s); after it the attempt is settled by
+   * asking the provider about its reference, and an attempt still open is settled by the next sweep
+   */
+  readonly paymentDeadlineMs?: number;
+  /** how long the simulator's `tok_timeout` stays silent (default 10 minutes; tests of the late answer shorten it) */
+  readonly paymentHangMs?: number;
   /** the built UI to serve (default dist/renderer when it exists); false serves none */
   readonly uiDir?: string | false;
   /**
@@ -94,21 +103,20 @@ export interface RunningEngine {
 
 export class CatalogFileError extends Error {}
 
+/** pino `redact` paths every engine logger uses: API keys and v1 checksums never reach a log (URLs are redacted by the HTTP layer). */
+export const LOG_REDACTIONS = [`req.headers["${API_KEY_HEADER}"]`, 'req.headers.authorization', 'req.headers["x-checksum"]'] as const;
+
 export async function startEngine(options: EngineOptions): Promise<RunningEngine> {
-  const logger = options.logger ?? pino({ redact: [`req.headers["${API_KEY_HEADER}"]`, 'req.headers.authorization', 'req.headers["x-checksum"]'] });
+  const logger = options.logger ?? pino({ redact: [...LOG_REDACTIONS] });
   const db = openDatabase(options.dataDir, options.migrationsDir);
   let printQueue: PrintQueue | undefined;
   try {
     const now = options.now ?? Date.now;
     let baseUrl = '';
-    const simulator = createSimulator(db, { baseUrl: () => baseUrl, now, answerDelayMs: options.paymentAnswerDelayMs });
-    const ctx = createContext(db, {
-      holdSeconds: options.holdSeconds ?? 900,
-      now,
-      payments: simulator.provider,
-      syncing: options.upstream !== undefined,
-      ...(options.allocationLapseSeconds !== undefined && { allocationLapseSeconds: options.allocationLapseSeconds }),
-    });
+    const simulator = createSimulator(db, { baseUrl: () => baseUrl, now, answerDelayMs: options.paymentAnswerDelayMs, hangMs: options.paymentHangMs });
+    const deadlineMs = options.paymentDeadlineMs ?? DEFAULT_PROVIDER_DEADLINE_MS;
+    const payments = withDeadline(simulator.provider, deadlineMs);
+    const ctx = createContext(db, { holdSeconds: options.holdSeconds ?? 900, now, payments, syncing: options.upstream !== undefined });
     let worker: SyncWorker | undefined;
     let allocator: Allocator | undefined;
     if (options.catalogFile !== undefined) importCatalog(ctx, readCatalogFile(options.catalogFile));
@@ -170,10 +178,11 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
         ctx.allocations.purgeRequests(ctx.now() - 24 * 3600 * 1000);
         ctx.checkout.purgeKeys(ctx.now());
       });
-      // A payment whose provider never answered must not lock its cart until the next restart.
+      // A payment whose provider never answered must not lock its cart: once the deadline has passed, the
+      // provider is asked about the attempt's reference; an unconfirmed refund is asked again.
       if (settling) return;
       settling = true;
-      settleOpenAttempts(ctx, { olderThanMs: 60_000 })
+      settleOpenAttempts(ctx, { olderThanMs: deadlineMs })
         .then((counts) => counts.orders + counts.released + counts.refunds > 0 && logger.warn(counts, 'settled stale payment attempts'))
         .catch((error: unknown) => logger.error({ err: error }, 'settling stale payment attempts failed'))
         .finally(() => {
@@ -210,6 +219,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
           await worker?.stop();
           await queue.stop();
           await app.close();
+          simulator.stop();
           db.close();
         })();
         return closed;
@@ -239,6 +249,8 @@ function uiFor(uiDir: string | false | undefined, keys: KeyRepo, testTokens: rea
 function readCatalogFile(path: string): CatalogDocument {
   let doc: unknown;
   try {
+    const size = statSync(path).size;
+    if (size > LIMITS.maxCatalogBytes) throw new Error(`${size} bytes, more than the limit of ${LIMITS.maxCatalogBytes} (16 MiB)`);
     doc = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
     throw new CatalogFileError(`cannot read catalog ${path}: ${error instanceof Error ? error.message : String(error)}`);

@@ -128,8 +128,9 @@ export function demoCatalog(): CatalogDocument {
       },
     ],
     vouchers: [
-      { code: 'WELCOME10', percentOff: 10 },
-      { code: 'FIVEOFF', amountOff: eur(500) },
+      // The two small welcome offers combine with each other; every other voucher stands alone in a cart.
+      { code: 'WELCOME10', percentOff: 10, combinable: true },
+      { code: 'FIVEOFF', amountOff: eur(500), combinable: true },
       { code: 'TEMPEST20', percentOff: 20, eventIds: ['the-tempest'] },
       { code: 'LUCKY50', percentOff: 50, maxRedemptions: 1 },
       { code: 'SUMMER24', percentOff: 15, validUntil: '2024-09-01T00:00:00Z' },

@@ -1,8 +1,17 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { parsePrinter, PrinterUrlError } from '../printing/printers';
 
-/** Command-line options of `serve` (contract §1). */
-export function parseServeArgs(argv: readonly string[]) {
+/** The environment variable that carries the upstream's key (kept out of the process list). */
+export const UPSTREAM_KEY_ENV = 'KASSA_UPSTREAM_KEY';
+
+/**
+ * Command-line options of `serve` (contract §1). The upstream's key is a secret, so it comes from a file
+ * (`--upstream-key-file FILE`, first line) or the environment (`KASSA_UPSTREAM_KEY`), never from argv,
+ * which every user of the machine can read in the process list. `--upstream-key KEY` still works for old
+ * scripts but adds a warning to `warnings`, which `serve` logs.
+ */
+export function parseServeArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = {}) {
   const { values } = strictParse({
     args: [...argv],
     strict: true,
@@ -17,6 +26,8 @@ export function parseServeArgs(argv: readonly string[]) {
       'allow-host': { type: 'string', multiple: true, default: [] },
       upstream: { type: 'string' },
       'upstream-key': { type: 'string' },
+      'upstream-key-file': { type: 'string' },
+      'payment-deadline-seconds': { type: 'string', default: '30' },
       'log-level': { type: 'string', default: 'info' },
       'psp-answer-delay-ms': { type: 'string', default: '0' },
       'sync-pull-seconds': { type: 'string', default: '60' },
@@ -26,6 +37,9 @@ export function parseServeArgs(argv: readonly string[]) {
       'offline-sales': { type: 'boolean', default: false },
     },
   });
+  const warnings: string[] = [];
+  // The environment's key is used only with --upstream: set in a shell, it must not turn a standalone till into an error.
+  const key = upstreamKeyOf(values['upstream-key'], values['upstream-key-file'], values.upstream === undefined ? undefined : env[UPSTREAM_KEY_ENV], warnings);
   return {
     port: wholeNumber('--port', values.port, 65535),
     host: values.host,
@@ -35,7 +49,7 @@ export function parseServeArgs(argv: readonly string[]) {
     holdSeconds: wholeNumber('--hold-seconds', values['hold-seconds'], 7 * 24 * 3600, 1),
     rateLimit: wholeNumber('--rate-limit', values['rate-limit'], 1_000_000),
     allowedHosts: values['allow-host'],
-    upstream: upstreamOf(values.upstream, values['upstream-key'], {
+    upstream: upstreamOf(values.upstream, key, {
       pullIntervalMs: wholeNumber('--sync-pull-seconds', values['sync-pull-seconds'], 86_400, 1) * 1000,
       retryBaseMs: wholeNumber('--sync-retry-ms', values['sync-retry-ms'], 60_000, 1),
     }),
@@ -44,7 +58,30 @@ export function parseServeArgs(argv: readonly string[]) {
     logLevel: values['log-level'],
     paymentAnswerDelayMs: wholeNumber('--psp-answer-delay-ms', values['psp-answer-delay-ms'], 600_000),
     printers: printersOf(values.printer),
+    paymentDeadlineMs: wholeNumber('--payment-deadline-seconds', values['payment-deadline-seconds'], 600, 1) * 1000,
+    warnings,
   };
+}
+
+/** The upstream key from exactly one source: a file, the environment, or (deprecated) argv. */
+function upstreamKeyOf(inArgv: string | undefined, file: string | undefined, inEnv: string | undefined, warnings: string[]): string | undefined {
+  if (inArgv !== undefined && file !== undefined) throw new UsageError('--upstream-key and --upstream-key-file exclude each other');
+  if (file !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new UsageError(`cannot read --upstream-key-file ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const key = text.split(/\r?\n/, 1)[0]?.trim() ?? '';
+    if (key === '') throw new UsageError(`--upstream-key-file ${file} is empty`);
+    return key;
+  }
+  if (inArgv !== undefined) {
+    warnings.push(`--upstream-key puts the key in the process list, where every user of this machine can read it: use --upstream-key-file FILE or ${UPSTREAM_KEY_ENV} instead`);
+    return inArgv;
+  }
+  return inEnv === undefined || inEnv.trim() === '' ? undefined : inEnv.trim();
 }
 
 function wholeNumber(flag: string, text: string, max: number, min = 0): number {
@@ -73,7 +110,8 @@ function printersOf(urls: readonly string[]): string[] {
 
 function upstreamOf(url: string | undefined, key: string | undefined, tuning: { pullIntervalMs: number; retryBaseMs: number }) {
   if (url === undefined && key === undefined) return undefined;
-  if (!url || !key) throw new UsageError('--upstream and --upstream-key go together');
+  if (!url) throw new UsageError(`an upstream key (--upstream-key-file or ${UPSTREAM_KEY_ENV}) needs --upstream`);
+  if (!key) throw new UsageError(`--upstream needs its key: --upstream-key-file FILE or ${UPSTREAM_KEY_ENV}`);
   if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new UsageError(`--upstream takes an http(s) URL, not "${url}"`);
   return { url, key, pollMs: Math.min(1000, tuning.retryBaseMs), ...tuning };
 }

@@ -2,8 +2,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { EngineError } from '../domain/errors';
-import { API_KEY_HEADER } from '../http/auth';
-import { CatalogFileError, startEngine } from '../start';
+import { CatalogFileError, LOG_REDACTIONS, startEngine } from '../start';
 import { parseServeArgs, UsageError } from './args';
 
 /**
@@ -11,11 +10,12 @@ import { parseServeArgs, UsageError } from './args';
  * Human-readable lines go to stdout; JSON logs (pino) go to stderr.
  */
 async function main(): Promise<void> {
-  const args = parseServeArgs(process.argv.slice(2));
+  const args = parseServeArgs(process.argv.slice(2), process.env);
   const logger = pino(
-    { level: args.logLevel, redact: [`req.headers["${API_KEY_HEADER}"]`, 'req.headers.authorization'] },
+    { level: args.logLevel, redact: [...LOG_REDACTIONS] },
     pino.destination(2),
   );
+  for (const warning of args.warnings) logger.warn(warning);
   const engine = await startEngine({ ...args, ...bundledPaths(), logger });
   console.log(`listening on ${engine.url}`);
   console.log(engine.ui ? `ui: ${engine.ui.url}` : 'ui: not built — run `npm run build`, then start again (the API is at /api/v3)');

@@ -29,7 +29,7 @@ export const Location = Type.Object(
 );
 
 export const ExchangeRate = Type.Object(
-  { from: CurrencyCode, to: CurrencyCode, rate: DecimalString('units of `to` per one unit of `from`'), validUntil: Type.Optional(Timestamp) },
+  { from: CurrencyCode, to: CurrencyCode, rate: DecimalString('units of `to` per one unit of `from`, from 0.000001 to 1000000 (400 INVALID_FIELD_VALUE reason rate_out_of_range otherwise)'), validUntil: Type.Optional(Timestamp) },
   strict,
 );
 
@@ -78,6 +78,9 @@ export const Voucher = Type.Object(
     validUntil: Type.Optional(Timestamp),
     maxRedemptions: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })),
     eventIds: Type.Optional(Type.Array(Id, { maxItems: 1000 })),
+    combinable: Type.Optional(Type.Boolean({
+      description: 'true: may sit in one cart with other combinable vouchers. Default false: a cart holds one voucher unless every voucher in it is combinable',
+    })),
   },
   strict,
 );

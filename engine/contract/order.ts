@@ -8,13 +8,19 @@ const strict = { additionalProperties: false } as const;
 
 export const PaymentRequest = Type.Object(
   {
-    method: Type.Union([Type.Literal('card'), Type.Literal('cash'), Type.Literal('external')], {
-      description: 'external: paid elsewhere already (a syncing terminal); needs the orders:import scope',
+    method: Type.Union([Type.Literal('card'), Type.Literal('cash'), Type.Literal('external'), Type.Literal('none')], {
+      description: 'external: paid elsewhere already (a syncing terminal); needs the orders:import scope. '
+        + 'none: only for a total of 0 (400 INVALID_FIELD_VALUE reason payment_required otherwise); a total of 0 paid by card or cash '
+        + 'also becomes an order paid with none, and no provider is asked',
     }),
     reference: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'external: where it was paid (the terminal\'s order id)' })),
     token: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'card: a payment token, never a card number' })),
     authenticationResult: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'card: the result of a 3-D Secure challenge' })),
-    tendered: Type.Optional(NonNegativeMoney),
+    tendered: Type.Optional(Type.Object(NonNegativeMoney.properties, {
+      additionalProperties: false,
+      description: 'cash: at least the total and at most ten times it, or the total plus 500 major units when that is more '
+        + '(400 INVALID_FIELD_VALUE reason less_than_total / more_than_max_tendered)',
+    })),
   },
   strict,
 );
@@ -24,8 +30,12 @@ export const PlaceOrderBody = Type.Object({ cartId: Id, expectedTotal: Money, pa
 export type PlaceOrderBody = Static<typeof PlaceOrderBody>;
 
 export const PaymentView = Type.Object({
-  method: Type.Union([Type.Literal('card'), Type.Literal('cash'), Type.Literal('external')]),
-  status: Type.Union([Type.Literal('captured'), Type.Literal('refunded')]),
+  method: Type.Union([Type.Literal('card'), Type.Literal('cash'), Type.Literal('external'), Type.Literal('none')], {
+    description: 'none: the total was 0, nothing was paid',
+  }),
+  status: Type.Union([Type.Literal('captured'), Type.Literal('refunding'), Type.Literal('refunded')], {
+    description: 'refunding: the order is cancelled and the card refund is asked of the provider until it confirms',
+  }),
   amount: Money,
   reference: Type.Optional(Type.String()),
   authenticated: Type.Optional(Type.Boolean()),

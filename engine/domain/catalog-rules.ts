@@ -1,6 +1,6 @@
 import { isIsoCurrency } from './currencies';
 import { EngineError } from './errors';
-import { parseDecimal } from './money';
+import { parseDecimal, RATE_BOUNDS, rateInBounds } from './money';
 
 /**
  * Referential rules of a catalog document (contract §2) that a JSON schema cannot state. The document's
@@ -64,7 +64,11 @@ export function checkCatalog(doc: DocLike): void {
   doc.exchangeRates?.forEach((rate, r) => {
     if (!isIsoCurrency(rate.from)) throw invalid(`exchangeRates[${r}].from`, 'not_iso_4217');
     if (!isIsoCurrency(rate.to)) throw invalid(`exchangeRates[${r}].to`, 'not_iso_4217');
-    if (parseDecimal(rate.rate)?.units === 0n) throw invalid(`exchangeRates[${r}].rate`, 'zero_rate');
+    const value = parseDecimal(rate.rate);
+    if (value?.units === 0n) throw invalid(`exchangeRates[${r}].rate`, 'zero_rate');
+    if (value && !rateInBounds(value)) {
+      throw new EngineError('INVALID_FIELD_VALUE', { param: `exchangeRates[${r}].rate`, details: { reason: 'rate_out_of_range', min: RATE_BOUNDS.min, max: RATE_BOUNDS.max } });
+    }
   });
 
   const eventIds = new Set<string>();

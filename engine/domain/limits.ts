@@ -10,4 +10,9 @@ export const LIMITS = {
   maxItemsPerRequest: 50,
   maxIdLength: 128,
   maxNameLength: 200,
+  /**
+   * a catalog document (PUT /catalog, --catalog): 16 MiB, some 250,000 seats. It is imported in one
+   * transaction (all or nothing); the limit keeps its parse and write to a few hundred MB and about a second.
+   */
+  maxCatalogBytes: 16 * 1024 * 1024,
 } as const;

@@ -73,3 +73,15 @@ function toSafeNumber(value: bigint): number {
   }
   return Number(value);
 }
+
+/**
+ * Sane exchange rates: from one millionth to one million units of `to` per unit of `from` (the widest real
+ * pair, a strong currency against a hyperinflated one, is far inside). Outside, a rate is a typing mistake:
+ * an import refuses it, and a stored one counts as no current rate.
+ */
+export const RATE_BOUNDS = { min: '0.000001', max: '1000000' } as const;
+
+export function rateInBounds(rate: Decimal): boolean {
+  const one = pow10(rate.scale);
+  return rate.units * 1_000_000n >= one && rate.units <= 1_000_000n * one;
+}

@@ -1,3 +1,5 @@
+import { EngineError } from './errors';
+import { LIMITS } from './limits';
 import { convertMinor, multiply, percentOf, sum, type Decimal, type Money } from './money';
 
 /**
@@ -54,8 +56,17 @@ export interface PricedCart {
   readonly total: Money;
 }
 
+/**
+ * A base price in the context's currency. A conversion past the largest amount the API carries means the
+ * rate does not fit this catalog's prices: the currency is unavailable (503), never an internal error.
+ */
 export function fromBase(amount: number, context: PriceContext): number {
-  return context.rate === undefined ? amount : convertMinor(amount, context.rate, context.baseScale, context.scale);
+  if (context.rate === undefined) return amount;
+  const converted = convertMinor(amount, context.rate, context.baseScale, context.scale);
+  if (converted > LIMITS.maxAmount) {
+    throw new EngineError('CURRENCY_TEMPORARILY_UNAVAILABLE', { param: 'currency', details: { currency: context.currency, reason: 'rate_out_of_range' } });
+  }
+  return converted;
 }
 
 export function priceCart(lines: readonly CartLine[], vouchers: readonly VoucherTerms[], context: PriceContext): PricedCart {

@@ -33,7 +33,7 @@ export function sendError(reply: FastifyReply, error: EngineError): FastifyReply
 
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | EngineError, request, reply) => {
-    const known = error instanceof EngineError ? error : translate(error);
+    const known = error instanceof EngineError ? error : translate(error, request);
     if (!known) {
       request.log.error({ err: error }, 'unexpected error');
       return sendError(reply, new EngineError('INTERNAL_ERROR'));
@@ -59,9 +59,10 @@ interface AjvError {
   params: Record<string, unknown>;
 }
 
-function translate(error: FastifyError): EngineError | undefined {
+function translate(error: FastifyError, request: FastifyRequest): EngineError | undefined {
   if (error.validation) return fromValidation(error.validation, error.validationContext);
   const code = FRAMEWORK_CODES[error.code];
+  if (code === 'BODY_TOO_LARGE') return new EngineError(code, { details: { limit: request.routeOptions.bodyLimit } });
   if (code) return new EngineError(code);
   if (error instanceof SyntaxError && error.statusCode === 400) return new EngineError('MALFORMED_JSON');
   const status = error.statusCode ?? 500;

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../store/db';
 import { immediate } from '../store/db';
 import type { CardCharge, ChargeOutcome, PaymentProvider } from './provider';
@@ -12,15 +11,35 @@ import type { CardCharge, ChargeOutcome, PaymentProvider } from './provider';
 
 export const TEST_TOKENS = ['tok_visa', 'tok_3ds', 'tok_declined', 'tok_risk', 'tok_provider_down'] as const;
 
+/**
+ * A provider that does not answer: kept out of the tokens a UI offers (a till would wait out the whole
+ * deadline), for drills and tests of the deadline.
+ */
+export const HANG_TOKEN = 'tok_timeout';
+
+/** How long `tok_timeout` keeps the provider silent before it decides (far beyond any deadline). */
+export const DEFAULT_HANG_MS = 10 * 60 * 1000;
+
 export interface SimulatorOptions {
   /** where the challenge pages are served, known once the engine listens */
   readonly baseUrl: () => string;
   /** simulated network latency of the provider's answer, after the charge is recorded (tests use it) */
   readonly answerDelayMs?: number;
+  /** how long `tok_timeout` hangs before the simulator decides (default 10 minutes) */
+  readonly hangMs?: number;
   readonly now: () => number;
 }
 
-interface ChallengeRow { reference: string; amount: number; currency: string; outcome: 'pending' | 'approve' | 'reject'; authenticationResult: string | null; used: number }
+interface ChallengeRow {
+  reference: string;
+  amount: number;
+  currency: string;
+  outcome: 'pending' | 'approve' | 'reject';
+  authenticationResult: string | null;
+  shopperReference: string | null;
+  usedBy: string | null;
+  used: number;
+}
 
 export type ChallengeOutcome = 'approve' | 'reject';
 
@@ -29,30 +48,38 @@ export function createSimulator(db: Db, options: SimulatorOptions) {
   const recordCharge = db.prepare(`INSERT OR IGNORE INTO psp_charges (reference, amount, currency, token, state, created_at)
     VALUES (?, ?, ?, ?, 'approved', ?)`);
   const refundCharge = db.prepare<[string]>("UPDATE psp_charges SET state = 'refunded' WHERE reference = ?");
-  const insertChallenge = db.prepare('INSERT INTO psp_challenges (reference, amount, currency, outcome, created_at) VALUES (?, ?, ?, ?, ?)');
-  const challengeByRef = db.prepare<[string], ChallengeRow>(`SELECT reference, amount, currency, outcome,
-    authentication_result AS authenticationResult, used FROM psp_challenges WHERE reference = ?`);
-  const challengeByResult = db.prepare<[string], ChallengeRow>(`SELECT reference, amount, currency, outcome,
-    authentication_result AS authenticationResult, used FROM psp_challenges WHERE authentication_result = ?`);
+  const isClosed = db.prepare<[string], { reference: string }>('SELECT reference FROM psp_closed_references WHERE reference = ?');
+  const close = db.prepare<[string, number]>('INSERT OR IGNORE INTO psp_closed_references (reference, closed_at) VALUES (?, ?)');
+  const insertChallenge = db.prepare(`INSERT INTO psp_challenges (reference, amount, currency, outcome, shopper_reference, attempt_reference, created_at)
+    VALUES (?, ?, ?, 'pending', ?, ?, ?)`);
+  const CHALLENGE_COLUMNS = `reference, amount, currency, outcome, authentication_result AS authenticationResult,
+    shopper_reference AS shopperReference, used_by AS usedBy, used`;
+  const challengeByRef = db.prepare<[string], ChallengeRow>(`SELECT ${CHALLENGE_COLUMNS} FROM psp_challenges WHERE reference = ?`);
+  const challengeByResult = db.prepare<[string], ChallengeRow>(`SELECT ${CHALLENGE_COLUMNS} FROM psp_challenges WHERE authentication_result = ?`);
   const decideChallenge = db.prepare<[string, string, string]>(
     "UPDATE psp_challenges SET outcome = ?, authentication_result = ? WHERE reference = ? AND outcome = 'pending'");
-  const useChallenge = db.prepare<[string]>('UPDATE psp_challenges SET used = 1 WHERE reference = ?');
+  const useChallenge = db.prepare<[string, string]>('UPDATE psp_challenges SET used = 1, used_by = ? WHERE reference = ?');
+  const hung = new Set<NodeJS.Timeout>();
 
   const token = (prefix: string) => `${prefix}_${randomBytes(16).toString('base64url')}`;
 
   function decide(request: CardCharge): ChargeOutcome {
     return immediate(db, (): ChargeOutcome => {
       if (chargeByRef.get(request.reference)) return { status: 'approved' };
+      // The engine was told "none" for this reference and settled it: a late charge is never taken.
+      if (isClosed.get(request.reference)) return { status: 'unavailable' };
       const approve = (): ChargeOutcome => {
         recordCharge.run(request.reference, request.amount.amount, request.amount.currency, request.token, options.now());
         return { status: 'approved' };
       };
       if (request.authenticationResult !== undefined) {
         const challenge = challengeByResult.get(request.authenticationResult);
-        const valid = challenge && challenge.outcome === 'approve' && challenge.used === 0
+        // Bound to the cart whose attempt raised it, the same amount, and spent by one attempt only.
+        const valid = challenge && challenge.outcome === 'approve' && (challenge.used === 0 || challenge.usedBy === request.reference)
+          && challenge.shopperReference === request.shopperReference
           && challenge.amount === request.amount.amount && challenge.currency === request.amount.currency;
         if (!valid) return { status: 'declined' };
-        useChallenge.run(challenge.reference);
+        useChallenge.run(request.reference, challenge.reference);
         return approve();
       }
       switch (request.token) {
@@ -60,7 +87,7 @@ export function createSimulator(db: Db, options: SimulatorOptions) {
           return approve();
         case 'tok_3ds': {
           const reference = token('chl');
-          insertChallenge.run(reference, request.amount.amount, request.amount.currency, 'pending', options.now());
+          insertChallenge.run(reference, request.amount.amount, request.amount.currency, request.shopperReference, request.reference, options.now());
           const challengeUrl = `${options.baseUrl()}/psp/challenges/${reference}`;
           return { status: 'action_required', action: JSON.stringify({ type: 'threeDS2Challenge', challengeUrl, reference }) };
         }
@@ -77,20 +104,51 @@ export function createSimulator(db: Db, options: SimulatorOptions) {
   const provider: PaymentProvider = {
     testTokens: TEST_TOKENS,
     async charge(request) {
+      // tok_timeout: the provider says nothing for a long time, then decides (as tok_visa) — unless the
+      // engine has asked about the reference meanwhile and was told it was not charged.
+      if (request.token === HANG_TOKEN && request.authenticationResult === undefined) {
+        await wait(options.hangMs ?? DEFAULT_HANG_MS);
+        return decide({ ...request, token: 'tok_visa' });
+      }
       const outcome = decide(request);
-      if (options.answerDelayMs) await sleep(options.answerDelayMs);
+      if (options.answerDelayMs) await wait(options.answerDelayMs);
       return outcome;
     },
     async status(reference) {
-      return chargeByRef.get(reference)?.state ?? 'none';
+      return immediate(db, () => {
+        const state = chargeByRef.get(reference)?.state;
+        if (state) return state;
+        close.run(reference, options.now());
+        return 'none' as const;
+      });
     },
     async refund(reference) {
-      refundCharge.run(reference);
+      return immediate(db, () => {
+        if (!chargeByRef.get(reference)) return 'none' as const;
+        refundCharge.run(reference);
+        return 'refunded' as const;
+      });
     },
   };
 
+  /** Waits `ms`; `stop` ends every such wait (the call then never answers, as a hung provider's would not). */
+  function wait(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        hung.delete(timer);
+        resolve();
+      }, ms);
+      hung.add(timer);
+    });
+  }
+
   return {
     provider,
+    /** ends the simulated waits, before the database closes */
+    stop(): void {
+      for (const timer of hung) clearTimeout(timer);
+      hung.clear();
+    },
     challenge: (reference: string): ChallengeRow | undefined => challengeByRef.get(reference),
     /** Records a person's (or a test's) decision; deciding again returns the first decision's result. */
     completeChallenge(reference: string, outcome: ChallengeOutcome): { authenticationResult: string; outcome: ChallengeOutcome } | undefined {

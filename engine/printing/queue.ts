@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Log } from '../log';
 import type { Printer } from '../contract/printing';
 import { immediate } from '../store/db';
 import type { PrintJobRepo, PrintJobRow } from '../store/print-job-repo';
@@ -46,7 +46,7 @@ export interface PrintQueueOptions {
   readonly tcp?: TcpTimeouts | undefined;
   /** how often an idle network printer is checked, so a printer that is down shows before a sale (0: never) */
   readonly probeIntervalMs?: number | undefined;
-  readonly logger: FastifyBaseLogger;
+  readonly logger: Log;
 }
 
 export interface PrintQueue {

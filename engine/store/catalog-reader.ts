@@ -18,9 +18,9 @@ export function createCatalogReader(db: Db) {
     'SELECT occurrence_id AS occurrenceId, area_id AS areaId, id, name, price FROM price_options WHERE active = 1 ORDER BY occurrence_id, position');
   const items = q<{ occurrenceId: string; areaId: string; id: string; label: string | null; capacity: number }>(
     'SELECT occurrence_id AS occurrenceId, area_id AS areaId, id, label, capacity FROM inventory_items WHERE active = 1 ORDER BY occurrence_id, position');
-  const vouchers = q<{ code: string; percentOff: string | null; amountOff: number | null; amountOffCurrency: string | null; validUntil: number | null; maxRedemptions: number | null; eventIds: string | null }>(
+  const vouchers = q<{ code: string; percentOff: string | null; amountOff: number | null; amountOffCurrency: string | null; validUntil: number | null; maxRedemptions: number | null; eventIds: string | null; combinable: number }>(
     `SELECT code, percent_off AS percentOff, amount_off AS amountOff, amount_off_currency AS amountOffCurrency, valid_until AS validUntil,
-            max_redemptions AS maxRedemptions, event_ids AS eventIds FROM vouchers WHERE active = 1 ORDER BY code`);
+            max_redemptions AS maxRedemptions, event_ids AS eventIds, combinable FROM vouchers WHERE active = 1 ORDER BY code`);
   return {
     locations: () => locations.all(),
     rates: () => rates.all(),

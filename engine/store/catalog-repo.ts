@@ -15,6 +15,8 @@ export interface VoucherRow {
   redeemed: number;
   eventIds: string | null;
   active: number;
+  /** 1: may sit in a cart with other combinable vouchers (engine/domain/voucher-policy) */
+  combinable: number;
 }
 export interface EventRow { id: string; name: string; locationId: string; kind: 'ticket' | 'giftCard' }
 export interface OccurrenceRow { id: string; eventId: string; startsAt: string; onSale: number }
@@ -47,11 +49,11 @@ export function createCatalogRepo(db: Db) {
     SELECT id, name, price, max_quantity AS maxQuantity FROM extras WHERE event_id = ? AND active = 1 ORDER BY position`);
   const voucherByCode = db.prepare<[string], VoucherRow>(`
     SELECT code, percent_off AS percentOff, amount_off AS amountOff, amount_off_currency AS amountOffCurrency,
-           valid_until AS validUntil, max_redemptions AS maxRedemptions, redeemed, event_ids AS eventIds, active
+           valid_until AS validUntil, max_redemptions AS maxRedemptions, redeemed, event_ids AS eventIds, active, combinable
     FROM vouchers WHERE code = ?`);
   const vouchersByCodes = db.prepare<[string], VoucherRow>(`
     SELECT code, percent_off AS percentOff, amount_off AS amountOff, amount_off_currency AS amountOffCurrency,
-           valid_until AS validUntil, max_redemptions AS maxRedemptions, redeemed, event_ids AS eventIds, active
+           valid_until AS validUntil, max_redemptions AS maxRedemptions, redeemed, event_ids AS eventIds, active, combinable
     FROM vouchers WHERE code IN (SELECT value FROM json_each(?))`);
   const allEvents = db.prepare<[], EventRow>('SELECT id, name, location_id AS locationId, kind FROM events WHERE active = 1 ORDER BY position');
   const allOccurrences = db.prepare<[], OccurrenceRow>(`

@@ -36,11 +36,11 @@ export function createCatalogWriter(db: Db) {
     ON CONFLICT (occurrence_id, id) DO UPDATE SET area_id = excluded.area_id, name = excluded.name, price = excluded.price, position = excluded.position, active = 1`);
   const upsertItem = db.prepare(`INSERT INTO inventory_items (occurrence_id, id, area_id, label, capacity, position) VALUES (?, ?, ?, ?, ?, ?)
     ON CONFLICT (occurrence_id, id) DO UPDATE SET area_id = excluded.area_id, label = excluded.label, capacity = excluded.capacity, position = excluded.position, active = 1`);
-  const upsertVoucher = db.prepare(`INSERT INTO vouchers (code, percent_off, amount_off, amount_off_currency, valid_until, max_redemptions, event_ids)
-    VALUES (?, ?, ?, ?, ?, ?, ?)
+  const upsertVoucher = db.prepare(`INSERT INTO vouchers (code, percent_off, amount_off, amount_off_currency, valid_until, max_redemptions, event_ids, combinable)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (code) DO UPDATE SET percent_off = excluded.percent_off, amount_off = excluded.amount_off,
       amount_off_currency = excluded.amount_off_currency, valid_until = excluded.valid_until,
-      max_redemptions = excluded.max_redemptions, event_ids = excluded.event_ids, active = 1`);
+      max_redemptions = excluded.max_redemptions, event_ids = excluded.event_ids, combinable = excluded.combinable, active = 1`);
 
   const epoch = (iso: string | undefined): number | null => (iso === undefined ? null : Date.parse(iso));
 
@@ -79,6 +79,7 @@ export function createCatalogWriter(db: Db) {
         epoch(voucher.validUntil),
         voucher.maxRedemptions ?? null,
         voucher.eventIds ? JSON.stringify(voucher.eventIds) : null,
+        voucher.combinable === true ? 1 : 0,
       );
     }
   };

@@ -1,4 +1,5 @@
 import type { Db } from './db';
+import { nextAttemptState, type AttemptEvent, type AttemptState, type FailureOutcome, type PaymentMethod } from '../domain/payment-attempt';
 
 /** Idempotency keys, payment attempts and voucher reservations of POST /orders. Runs in the caller's transaction. */
 
@@ -16,19 +17,21 @@ export interface AttemptRow {
   cartId: string;
   apiKeyId: string;
   idempotencyKey: string;
-  method: 'card' | 'cash' | 'external';
+  method: PaymentMethod;
   amount: number;
   currency: string;
   request: string;
   /** JSON of the cart as priced when the attempt was made (null on attempts older than that column) */
   priced: string | null;
-  state: 'pending' | 'captured' | 'refunding' | 'refunded' | 'failed';
+  state: AttemptState;
+  /** why it failed (null unless failed) */
+  outcome: FailureOutcome | null;
   orderId: string | null;
   createdAt: number;
 }
 
 const ATTEMPT_COLUMNS = `id, cart_id AS cartId, api_key_id AS apiKeyId, idempotency_key AS idempotencyKey, method, amount, currency,
-  request, priced, state, order_id AS orderId, created_at AS createdAt`;
+  request, priced, state, outcome, order_id AS orderId, created_at AS createdAt`;
 
 export function createCheckoutRepo(db: Db) {
   const keyGet = db.prepare<[string, string, number], IdempotencyRow>(`SELECT cart_id AS cartId, state, status, body
@@ -47,7 +50,10 @@ export function createCheckoutRepo(db: Db) {
     WHERE api_key_id = ? AND idempotency_key = ? AND state = 'pending'`);
   const attemptsOpen = db.prepare<[], AttemptRow>(`SELECT ${ATTEMPT_COLUMNS} FROM payment_attempts
     WHERE state IN ('pending', 'refunding') ORDER BY created_at`);
-  const attemptSet = db.prepare<[string, string | null, string]>('UPDATE payment_attempts SET state = ?, order_id = COALESCE(?, order_id) WHERE id = ?');
+  const attemptSet = db.prepare<[string, string | null, string | null, string, string]>(`UPDATE payment_attempts
+    SET state = ?, order_id = COALESCE(?, order_id), outcome = COALESCE(?, outcome) WHERE id = ? AND state = ?`);
+  const riskDeclined = db.prepare<[string], { id: string }>(`SELECT id FROM payment_attempts
+    WHERE cart_id = ? AND state = 'failed' AND outcome = 'risk_declined' LIMIT 1`);
   const attemptForOrder = db.prepare<[string], AttemptRow>(`SELECT ${ATTEMPT_COLUMNS} FROM payment_attempts WHERE order_id = ?`);
   const reserveVoucher = db.prepare<[string]>(`UPDATE vouchers SET redeemed = redeemed + 1
     WHERE code = ? AND (max_redemptions IS NULL OR redeemed < max_redemptions)`);
@@ -64,13 +70,25 @@ export function createCheckoutRepo(db: Db) {
     /** the key was not used up: the same key may be sent again as if new */
     forgetKey: (apiKeyId: string, key: string) => void keyForget.run(apiKeyId, key),
     purgeKeys: (now: number) => keyPurge.run(now - IDEMPOTENCY_LIFETIME_MS).changes,
-    insertAttempt: (attempt: Omit<AttemptRow, 'state' | 'orderId'>) => void attemptInsert.run(attempt),
+    insertAttempt: (attempt: Omit<AttemptRow, 'state' | 'orderId' | 'outcome'>) => void attemptInsert.run(attempt),
     attempt: (id: string) => attemptGet.get(id),
     pendingForCart: (cartId: string) => attemptPendingForCart.get(cartId),
     pendingForKey: (apiKeyId: string, key: string) => attemptPendingForKey.get(apiKeyId, key),
     /** attempts a crash or a lost answer left unsettled: payments pending, refunds not yet confirmed */
     openAttempts: () => attemptsOpen.all(),
-    setAttempt: (id: string, state: AttemptRow['state'], orderId?: string) => void attemptSet.run(state, orderId ?? null, id),
+    /**
+     * Moves an attempt through the payment lifecycle (engine/domain/payment-attempt): the only way its state
+     * changes. Throws on a move the lifecycle does not have; returns the new state.
+     */
+    move(id: string, event: AttemptEvent, orderId?: string): AttemptState {
+      const current = attemptGet.get(id);
+      if (!current) throw new Error(`no payment attempt ${id}`);
+      const to = nextAttemptState(current.state, event);
+      attemptSet.run(to, orderId ?? null, event.type === 'failed' ? event.outcome : null, id, current.state);
+      return to;
+    },
+    /** a risk decline ended this cart's checkout for every method */
+    riskDeclined: (cartId: string) => riskDeclined.get(cartId) !== undefined,
     attemptForOrder: (orderId: string) => attemptForOrder.get(orderId),
     /** Counts one redemption of each code for the attempt; returns the first code already used up (the caller rolls back). */
     reserveVouchers(attemptId: string, codes: readonly string[]): string | undefined {

@@ -53,6 +53,7 @@ export function createOrderRepo(db: Db) {
   const byTicketCode = db.prepare<[string], OrderRow>(`SELECT ${ORDER_COLUMNS.replace(/(^|, )(\w+)/g, '$1o.$2')} FROM orders o
     JOIN tickets t ON t.order_id = o.id WHERE t.code = ?`);
   const cancel = db.prepare<[number, string, string]>("UPDATE orders SET status = 'cancelled', cancelled_at = ?, payment = ? WHERE id = ?");
+  const setPayment = db.prepare<[string, string]>('UPDATE orders SET payment = ? WHERE id = ?');
   const voidGiftCards = db.prepare<[string]>("UPDATE gift_cards SET status = 'void' WHERE order_id = ?");
 
   return {
@@ -72,6 +73,7 @@ export function createOrderRepo(db: Db) {
     /** a page of orders, newest first, after the order with sequence number `afterSeq` */
     page: (limit: number, afterSeq?: number) => (afterSeq === undefined ? newest.all(limit) : olderThan.all(afterSeq, limit)),
     byTicketCode: (code: string) => byTicketCode.get(code),
+    setPayment: (orderId: string, payment: unknown) => void setPayment.run(JSON.stringify(payment), orderId),
     /** Puts the order's seats back on sale and voids its gift cards. */
     cancel(order: OrderRow, now: number, payment: unknown) {
       cancel.run(now, JSON.stringify(payment), order.id);

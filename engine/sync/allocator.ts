@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Log } from '../log';
 import type { AllocationChange, Allocations } from '../contract/allocation';
 import { immediate } from '../store/db';
 import type { EngineContext } from '../use-cases/context';
@@ -34,7 +34,7 @@ export type AllocationMode = 'hub' | 'plain' | 'unknown';
 /** How often a terminal of a plain v3 upstream asks again whether it became a hub. */
 const REDETECT_MS = 60_000;
 
-export function startAllocator(ctx: EngineContext, options: AllocatorOptions, logger: FastifyBaseLogger) {
+export function startAllocator(ctx: EngineContext, options: AllocatorOptions, logger: Log) {
   const upstream = createUpstream({ url: options.url, key: options.key, timeoutMs: options.requestTimeoutMs ?? 5000 });
   const cycleMs = options.cycleMs ?? 5000;
   let mode: AllocationMode = modeOf(ctx.outbox.state('allocation_mode'));

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Log } from '../log';
 import Value from 'typebox/value';
 import { CatalogDocument } from '../contract/catalog';
 import { immediate } from '../store/db';
@@ -19,7 +19,7 @@ export type PullResult = {
   readonly batchLimit?: number;
 } & ({ readonly ok: true } | { readonly ok: false; readonly reason: string; readonly offline: boolean; readonly keyRejected: boolean });
 
-export async function pullCatalog(ctx: EngineContext, upstream: Channel, logger: FastifyBaseLogger): Promise<PullResult> {
+export async function pullCatalog(ctx: EngineContext, upstream: Channel, logger: Log): Promise<PullResult> {
   const offered = await upstream.get('/capabilities');
   if (isTransient(offered.status) || offered.status === 429) {
     return { ok: false, reason: `capabilities: upstream answered ${offered.status || 'nothing'}`, offline: true, keyRejected: false };

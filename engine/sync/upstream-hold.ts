@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Log } from '../log';
 import type { Cart, CreateCartBody } from '../contract/cart';
 import { EngineError, type ErrorCode } from '../domain/errors';
 import { immediate } from '../store/db';
@@ -25,7 +25,7 @@ export async function holdUpstreamFirst(
   ctx: EngineContext,
   upstream: Upstream,
   body: CreateCartBody,
-  options: { offlineSales: boolean; logger: FastifyBaseLogger; gated: () => boolean; limited: (retryAfter: number | undefined) => void },
+  options: { offlineSales: boolean; logger: Log; gated: () => boolean; limited: (retryAfter: number | undefined) => void },
 ): Promise<UpstreamHold | undefined> {
   // While the terminal waits out a 429 or a silent upstream, nothing is sent: the cart is treated as offline.
   if (options.gated()) {

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Log } from '../log';
 import { IMPORT_BATCH_LIMIT } from '../contract/import';
 import { immediate } from '../store/db';
 import type { OutboxRow } from '../store/outbox-repo';
@@ -47,7 +47,7 @@ const importable = (entry: OutboxRow): boolean => entry.kind === 'order' && entr
 /** How long everything waits, in base steps, after the upstream refused the key: an admin has to act. */
 const KEY_REJECTED_STEPS = 60;
 
-export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger: FastifyBaseLogger) {
+export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger: Log) {
   const stopping = new AbortController();
   const upstream = createUpstream({ url: options.url, key: options.key, signal: stopping.signal });
   const policy = { ...DEFAULT_RETRY, baseMs: options.retryBaseMs ?? DEFAULT_RETRY.baseMs };

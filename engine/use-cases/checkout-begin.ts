@@ -4,6 +4,9 @@ import type { PaymentRequest, PlaceOrderBody } from '../contract/order';
 import type { AttemptRow } from '../store/checkout-repo';
 import { immediate } from '../store/db';
 import { grants } from '../domain/scopes';
+import { maxTendered, type PaymentMethod } from '../domain/payment-attempt';
+import { scaleOf } from '../domain/currencies';
+import { voucherConflict } from '../domain/voucher-policy';
 import { liveCart } from './cart-access';
 import { cartView } from './cart-view';
 import type { EngineContext } from './context';
@@ -42,18 +45,20 @@ export function beginCheckout(ctx: EngineContext, request: CheckoutRequest, now:
     }
 
     const cart = liveCart(ctx, body.cartId, now);
+    // spec §7.3: after a risk decline no payment method will succeed for this cart
+    if (ctx.checkout.riskDeclined(cart.id)) throw new EngineError('RISK_CHECK_FAILED');
     const view = cartView(ctx, cart, now);
     const total = view.total;
     if (body.expectedTotal.amount !== total.amount || body.expectedTotal.currency !== total.currency) {
       throw new EngineError('EXPECTED_TOTAL_MISMATCH', { param: 'expectedTotal', details: { total } });
     }
-    const payment = checkPayment(body.payment, total, request.apiKeyScopes);
+    const { method, payment } = checkPayment(body.payment, total, request.apiKeyScopes);
     const attempt = {
       id: ctx.newId('pay'),
       cartId: cart.id,
       apiKeyId,
       idempotencyKey,
-      method: body.payment.method,
+      method,
       amount: total.amount,
       currency: total.currency,
       request: JSON.stringify(payment),
@@ -63,12 +68,27 @@ export function beginCheckout(ctx: EngineContext, request: CheckoutRequest, now:
     ctx.checkout.insertAttempt(attempt);
     reserveVouchers(ctx, attempt.id, ctx.carts.voucherCodes(cart.id), now);
     ctx.checkout.beginKey(apiKeyId, idempotencyKey, cart.id, now);
-    return { kind: 'charge', attempt: { ...attempt, state: 'pending', orderId: null } };
+    return { kind: 'charge', attempt: { ...attempt, state: 'pending', outcome: null, orderId: null } };
   });
 }
 
-/** The payment fields that go with each method; what is kept of them (a token, never a card number). */
-function checkPayment(payment: PaymentRequest, total: Money, scopes: readonly string[]): StoredPayment {
+/**
+ * The payment fields that go with each method; what is kept of them (a token, never a card number). A total
+ * of 0 needs no payment: card, cash or `none` become an order paid with `none`, and no provider is asked.
+ */
+function checkPayment(payment: PaymentRequest, total: Money, scopes: readonly string[]): { method: PaymentMethod; payment: StoredPayment } {
+  if (payment.method === 'none') {
+    if (total.amount !== 0) throw new EngineError('INVALID_FIELD_VALUE', { param: 'payment.method', details: { reason: 'payment_required', total } });
+    const stray = (['token', 'authenticationResult', 'tendered', 'reference'] as const).find((field) => payment[field] !== undefined);
+    if (stray) throw new EngineError('INVALID_FIELD_VALUE', { param: `payment.${stray}`, details: { reason: 'not_for_none' } });
+    return { method: 'none', payment: {} };
+  }
+  const checked = checkPaid(payment, total, scopes);
+  if (total.amount === 0 && payment.method !== 'external') return { method: 'none', payment: {} };
+  return { method: payment.method, payment: checked };
+}
+
+function checkPaid(payment: PaymentRequest, total: Money, scopes: readonly string[]): StoredPayment {
   if (payment.method !== 'external' && payment.reference !== undefined) {
     throw new EngineError('INVALID_FIELD_VALUE', { param: 'payment.reference', details: { reason: 'external_only' } });
   }
@@ -95,6 +115,10 @@ function checkPayment(payment: PaymentRequest, total: Money, scopes: readonly st
   if (tendered.amount < total.amount) {
     throw new EngineError('INVALID_FIELD_VALUE', { param: 'payment.tendered.amount', details: { reason: 'less_than_total', total } });
   }
+  const most = maxTendered(total.amount, scaleOf(total.currency));
+  if (tendered.amount > most) {
+    throw new EngineError('INVALID_FIELD_VALUE', { param: 'payment.tendered.amount', details: { reason: 'more_than_max_tendered', total, maxTendered: { amount: most, currency: total.currency } } });
+  }
   return { tendered };
 }
 
@@ -106,7 +130,11 @@ export interface StoredPayment {
 }
 
 function reserveVouchers(ctx: EngineContext, attemptId: string, codes: readonly string[], now: number): void {
-  for (const voucher of ctx.catalog.vouchers(codes)) {
+  const vouchers = ctx.catalog.vouchers(codes);
+  // The catalog may have changed a voucher's terms since it went on the cart: the policy holds at checkout too.
+  const conflict = voucherConflict(vouchers.map((voucher) => ({ code: voucher.code, combinable: voucher.combinable === 1 })));
+  if (conflict !== undefined) throw new EngineError('INVALID_VOUCHER', { param: 'vouchers', details: { code: conflict, reason: 'not_combinable' } });
+  for (const voucher of vouchers) {
     if (voucher.validUntil !== null && voucher.validUntil <= now) {
       throw new EngineError('INVALID_VOUCHER', { param: 'vouchers', details: { code: voucher.code, reason: 'expired' } });
     }

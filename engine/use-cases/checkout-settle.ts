@@ -1,6 +1,7 @@
 import { EngineError } from '../domain/errors';
 import type { Cart } from '../contract/cart';
 import type { Order, PaymentView } from '../contract/order';
+import type { FailureOutcome } from '../domain/payment-attempt';
 import type { ChargeOutcome } from '../payments/provider';
 import type { AttemptRow } from '../store/checkout-repo';
 import { immediate } from '../store/db';
@@ -15,13 +16,17 @@ import { orderViews } from './order-view';
  * becomes an order (held stock sold, vouchers redeemed, tickets and gift cards issued) and the key keeps
  * the answer for replays. 402: the key is retired. 403 risk: the key keeps the answer. Provider failure:
  * the key is forgotten, safe to retry. Errors are returned, not thrown, so that what was written commits.
+ * `not_charged`: the provider did not answer the charge in time, and said of the reference that nothing
+ * was charged (and never will be): the same as unavailable.
  */
+
+export type SettleOutcome = ChargeOutcome | { readonly status: 'not_charged' };
 
 export type Settlement =
   | { readonly order: Order; readonly refund?: undefined }
   | { readonly error: EngineError; readonly refund?: string };
 
-export function settleCheckout(ctx: EngineContext, attempt: AttemptRow, outcome: ChargeOutcome, now: number): Settlement {
+export function settleCheckout(ctx: EngineContext, attempt: AttemptRow, outcome: SettleOutcome, now: number): Settlement {
   return immediate(ctx.db, (): Settlement => {
     const current = ctx.checkout.attempt(attempt.id);
     if (current?.state !== 'pending') return alreadySettled(ctx, attempt);
@@ -29,13 +34,15 @@ export function settleCheckout(ctx: EngineContext, attempt: AttemptRow, outcome:
       case 'approved':
         return createOrder(ctx, current, now);
       case 'action_required':
-        return fail(ctx, current, 'retire', new EngineError('PAYMENT_AUTHENTICATION_REQUIRED', { param: 'payment', details: { action: outcome.action } }));
+        return fail(ctx, current, 'action_required', 'retire', new EngineError('PAYMENT_AUTHENTICATION_REQUIRED', { param: 'payment', details: { action: outcome.action } }));
       case 'declined':
-        return fail(ctx, current, 'retire', new EngineError('PAYMENT_DECLINED', { param: 'payment' }));
+        return fail(ctx, current, 'declined', 'retire', new EngineError('PAYMENT_DECLINED', { param: 'payment' }));
       case 'risk_declined':
-        return fail(ctx, current, 'keep', new EngineError('RISK_CHECK_FAILED'));
+        return fail(ctx, current, 'risk_declined', 'keep', new EngineError('RISK_CHECK_FAILED'));
       case 'unavailable':
-        return fail(ctx, current, 'forget', new EngineError('PAYMENT_PROVIDER_UNAVAILABLE'));
+        return fail(ctx, current, 'unavailable', 'forget', new EngineError('PAYMENT_PROVIDER_UNAVAILABLE'));
+      case 'not_charged':
+        return fail(ctx, current, 'not_charged', 'forget', new EngineError('PAYMENT_PROVIDER_UNAVAILABLE', { details: { reason: 'deadline', charged: false } }));
     }
   });
 }
@@ -44,7 +51,7 @@ function createOrder(ctx: EngineContext, attempt: AttemptRow, now: number): Sett
   const cart = ctx.carts.get(attempt.cartId);
   if (cart?.status !== 'held') {
     // Cannot happen while the cart is locked by the pending attempt; should it anyway, the money goes back.
-    ctx.checkout.setAttempt(attempt.id, 'refunding');
+    ctx.checkout.move(attempt.id, { type: 'orphaned' });
     ctx.checkout.releaseVouchers(attempt.id);
     ctx.checkout.forgetKey(attempt.apiKeyId, attempt.idempotencyKey);
     return { error: new EngineError('CART_EXPIRED'), refund: attempt.id };
@@ -69,7 +76,7 @@ function createOrder(ctx: EngineContext, attempt: AttemptRow, now: number): Sett
     apiKeyId: attempt.apiKeyId,
   };
   ctx.orders.insert(row, tickets, giftCards);
-  ctx.checkout.setAttempt(attempt.id, 'captured', orderId);
+  ctx.checkout.move(attempt.id, { type: 'captured' }, orderId);
   if (ctx.syncing) ctx.outbox.add('order', orderId, now);
   const [order] = orderViews(ctx, [{ ...row, status: 'confirmed', cancelledAt: null }]);
   if (!order) throw new Error(`order ${orderId} has no view`);
@@ -84,12 +91,13 @@ function paymentView(attempt: AttemptRow): PaymentView {
     return { method: 'card', status: 'captured', amount, reference: attempt.id, authenticated: request.authenticationResult !== undefined };
   }
   if (attempt.method === 'external') return { method: 'external', status: 'captured', amount, reference: request.reference ?? '' };
+  if (attempt.method === 'none') return { method: 'none', status: 'captured', amount };
   const tendered = request.tendered ?? amount;
   return { method: 'cash', status: 'captured', amount, tendered, change: { amount: tendered.amount - amount.amount, currency: amount.currency } };
 }
 
-function fail(ctx: EngineContext, attempt: AttemptRow, key: 'retire' | 'keep' | 'forget', error: EngineError): Settlement {
-  ctx.checkout.setAttempt(attempt.id, 'failed');
+function fail(ctx: EngineContext, attempt: AttemptRow, outcome: FailureOutcome, key: 'retire' | 'keep' | 'forget', error: EngineError): Settlement {
+  ctx.checkout.move(attempt.id, { type: 'failed', outcome });
   ctx.checkout.releaseVouchers(attempt.id);
   if (key === 'forget') ctx.checkout.forgetKey(attempt.apiKeyId, attempt.idempotencyKey);
   else ctx.checkout.finishKey(attempt.apiKeyId, attempt.idempotencyKey, key === 'retire' ? 'retired' : 'completed', error.status, storedError(error));

@@ -4,17 +4,26 @@ import type { EngineContext } from './context';
 
 /**
  * DELETE /carts/{id} (spec §4.4): releases the hold; deleting again is a no-op (204); a cart that timed
- * out or was replaced answers 410; one that became an order answers 409.
+ * out or was replaced answers 410; one that became an order answers 409; one whose payment is under way
+ * answers 409 CART_CHECKOUT_IN_PROGRESS (the attempt settles within the provider deadline and one sweep).
+ * A cart that is not paying can always be released by staff: one that timed out while a payment held it
+ * gives its stock back here (and still answers 410).
  */
 export function deleteCart(ctx: EngineContext, cartId: string): void {
   const now = ctx.now();
-  immediate(ctx.db, () => {
+  const refusal = immediate(ctx.db, (): EngineError | undefined => {
     const cart = ctx.carts.get(cartId);
-    if (!cart) throw new EngineError('RESOURCE_NOT_FOUND', { param: 'cartId' });
-    if (cart.status === 'ordered') throw new EngineError('CART_ALREADY_ORDERED', { details: { orderId: cart.orderId } });
-    if (cart.status === 'deleted') return;
-    if (cart.status !== 'held' || cart.expiresAt <= now) throw new EngineError('CART_EXPIRED');
-    if (ctx.checkout.pendingForCart(cart.id)) throw new EngineError('CART_CHECKOUT_IN_PROGRESS');
+    if (!cart) return new EngineError('RESOURCE_NOT_FOUND', { param: 'cartId' });
+    if (cart.status === 'ordered') return new EngineError('CART_ALREADY_ORDERED', { details: { orderId: cart.orderId } });
+    if (cart.status === 'deleted') return undefined;
+    if (cart.status !== 'held') return new EngineError('CART_EXPIRED');
+    if (ctx.checkout.pendingForCart(cart.id)) return new EngineError('CART_CHECKOUT_IN_PROGRESS');
+    if (cart.expiresAt <= now) {
+      ctx.carts.releaseExpired(now); // commits: the seats are back on sale
+      return new EngineError('CART_EXPIRED');
+    }
     ctx.carts.release(cart.id, 'deleted');
+    return undefined;
   });
+  if (refusal) throw refusal;
 }

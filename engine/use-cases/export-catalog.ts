@@ -7,8 +7,14 @@ import { groupBy } from './group-by';
 /**
  * GET /api/v3/catalog: the catalog document of contract §2 as this engine holds it, so that one engine can
  * be another's upstream. Importing it elsewhere reproduces the catalog (held and sold counts stay local).
+ *
+ * Voucher codes are secrets a customer could redeem: they are in the document only for keys that need them
+ * (`withVouchers`: catalog:write, admin, or a terminal's sync key with orders:import, so an offline terminal
+ * still knows them). A `catalog:read` key alone — a kiosk's — gets the document without `vouchers`.
  */
-export function exportCatalog(ctx: EngineContext): CatalogDocument {
+export const VOUCHER_READERS = ['catalog:write', 'orders:import'] as const;
+
+export function exportCatalog(ctx: EngineContext, access: { withVouchers: boolean }): CatalogDocument {
   const read = createCatalogReader(ctx.db);
   const catalogNames = createCatalogNames(ctx.db);
   return ctx.db.transaction((): CatalogDocument => {
@@ -53,14 +59,15 @@ export function exportCatalog(ctx: EngineContext): CatalogDocument {
           })),
         };
       }),
-      vouchers: read.vouchers().map((voucher) => ({
+      ...(access.withVouchers && { vouchers: read.vouchers().map((voucher) => ({
         code: voucher.code,
         ...(voucher.percentOff !== null && { percentOff: Number(voucher.percentOff) }),
         ...(voucher.amountOff !== null && voucher.amountOffCurrency !== null && { amountOff: { amount: voucher.amountOff, currency: voucher.amountOffCurrency } }),
         ...iso(voucher.validUntil),
         ...(voucher.maxRedemptions !== null && { maxRedemptions: voucher.maxRedemptions }),
         ...(voucher.eventIds !== null && { eventIds: parseStrings(voucher.eventIds) }),
-      })),
+        ...(voucher.combinable === 1 && { combinable: true }),
+      })) }),
     };
   })();
 }

@@ -1,6 +1,6 @@
 import { isIsoCurrency, scaleOf } from '../domain/currencies';
 import { EngineError } from '../domain/errors';
-import { parseDecimal } from '../domain/money';
+import { parseDecimal, rateInBounds } from '../domain/money';
 import type { PriceContext } from '../domain/pricing';
 import type { LocationRow } from '../store/catalog-repo';
 import type { EngineContext } from './context';
@@ -21,7 +21,8 @@ export function priceContextFor(ctx: EngineContext, location: LocationRow, curre
   if (target === base) return { currency: base, scale: baseScale, baseScale, rate: undefined };
   const rateText = ctx.catalog.rate(base, target, now);
   const rate = rateText === undefined ? undefined : parseDecimal(rateText);
-  if (!rate) throw new EngineError('CURRENCY_TEMPORARILY_UNAVAILABLE', { param: 'currency', details: { currency: target } });
+  // A rate stored before rates had bounds, and outside them, is no current rate.
+  if (!rate || !rateInBounds(rate)) throw new EngineError('CURRENCY_TEMPORARILY_UNAVAILABLE', { param: 'currency', details: { currency: target } });
   return { currency: target, scale: scaleOf(target), baseScale, rate };
 }
 

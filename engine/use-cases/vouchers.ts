@@ -7,10 +7,12 @@ import { liveCart } from './cart-access';
 import { cartView } from './cart-view';
 import type { EngineContext } from './context';
 import { locationOf } from './price-context';
+import { mayJoin } from '../domain/voucher-policy';
 
 /**
  * POST and DELETE /carts/{id}/vouchers. Codes match case-insensitively. Applying a code the cart already
- * has, or removing one it does not have, leaves the cart as it is.
+ * has, or removing one it does not have, leaves the cart as it is. A cart holds one voucher unless every
+ * voucher in it is combinable (400 INVALID_VOUCHER, reason `not_combinable`).
  */
 export function applyVoucher(ctx: EngineContext, cartId: string, code: string): Cart {
   const now = ctx.now();
@@ -20,6 +22,10 @@ export function applyVoucher(ctx: EngineContext, cartId: string, code: string): 
     const voucher = ctx.catalog.voucher(code.toUpperCase());
     const reason = voucher ? refusal(ctx, voucher, cart, now) : 'unknown';
     if (reason !== undefined || !voucher) throw new EngineError('INVALID_VOUCHER', { param: 'code', details: { reason } });
+    const held = ctx.catalog.vouchers(ctx.carts.voucherCodes(cart.id)).map((v) => ({ code: v.code, combinable: v.combinable === 1 }));
+    if (!mayJoin(held, { code: voucher.code, combinable: voucher.combinable === 1 })) {
+      throw new EngineError('INVALID_VOUCHER', { param: 'code', details: { reason: 'not_combinable', vouchers: held.map((v) => v.code) } });
+    }
     ctx.carts.addVoucher(cart.id, voucher.code);
     return cartView(ctx, cart, now);
   });

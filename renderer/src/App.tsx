@@ -6,6 +6,7 @@ import { Kiosk } from './screens/kiosk/Kiosk';
 import { cartStore } from './stores/cart';
 import { catalogStore } from './stores/catalog';
 import { PrinterAlert } from './screens/shared/PrinterAlert';
+import { SyncBacklog } from './screens/shared/SyncBacklog';
 import { useConnectivity, watchConnectivity } from './stores/connectivity';
 import { sessionStore, useSession } from './stores/session';
 
@@ -40,6 +41,7 @@ export function App() {
         onMode={sessionStore.getState().modeChosen}
         onLanguage={sessionStore.getState().languageChosen}
       >
+        {mode === 'boxOffice' && <SyncBacklog t={t} />}
         <PrinterAlert />
       </Header>
       {mode === 'kiosk' ? <Kiosk /> : <main className="main"><BoxOffice /></main>}

@@ -18,12 +18,6 @@ import { startTestEngine, type TestEngine } from '../helpers/engine';
 const DEMO_CURRENCIES = ['EUR', 'USD', 'GBP', 'JPY', 'KWD', 'CHF'];
 const HOLD_MS = 900 * 1000; // the default hold (contract §1: --hold-seconds default 900)
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-async function waitUntilPast(iso: string): Promise<void> {
-  const wait = Date.parse(iso) - Date.now() + 100;
-  if (wait > 0) await sleep(wait);
-}
-
 describe('POST /carts: a created cart', () => {
   let engine: TestEngine;
   beforeAll(async () => {
@@ -399,14 +393,15 @@ describe('POST /carts: previousCartId', () => {
 
 describe('POST /carts: a previousCartId whose hold timed out', () => {
   let engine: TestEngine;
+  let clock = Date.parse('2027-01-10T10:00:00Z');
   beforeAll(async () => {
-    engine = await startTestEngine({ holdSeconds: 1, sweepIntervalMs: 3_600_000 });
+    engine = await startTestEngine({ now: () => clock, sweepIntervalMs: 3_600_000 });
   });
   afterAll(() => engine.close());
 
   it('never fails the create', async () => {
     const old = await createCart(engine, [seat('A1')]);
-    await waitUntilPast(old.expiresAt);
+    clock = Date.parse(old.expiresAt) + 1;
     const cart = cartOf(await postCart(engine, { items: [seat('A1')], previousCartId: old.id }), 201);
     expect(cart.items[0]?.inventoryItemId).toBe('A1');
     expect(await available(engine, 'tempest-2027-04-02', 'A1')).toBe(0);

@@ -16,7 +16,7 @@ import { startTestEngine, type TestEngine } from '../helpers/engine';
 /**
  * Extras (spec §4.5, contract §4) and vouchers (spec §4.6, contract §3) on carts of the demo catalog:
  * parking 800 (max 4), programme 500 (no max), drink 450 (max 10), T-shirt 2500 (max 5), all EUR cents;
- * WELCOME10 10 %, FIVEOFF €5, TEMPEST20 20 % for the-tempest only, SUMMER24 expired.
+ * WELCOME10 10 % and FIVEOFF €5 (both combinable), TEMPEST20 20 % for the-tempest only, SUMMER24 expired.
  */
 
 const addExtras = (engine: TestEngine, cartId: string, items: { extraId: string; quantity: number }[]) =>
@@ -297,7 +297,7 @@ describe('vouchers', () => {
     expect(jpy.total).toEqual({ amount: 11398, currency: 'JPY' });
   });
 
-  it('two different vouchers can share a cart', async () => {
+  it('two combinable vouchers can share a cart', async () => {
     const cart = await createCart(engine, [concert(1)]);
     cartOf(await applyVoucher(engine, cart.id, 'WELCOME10'));
     const both = cartOf(await applyVoucher(engine, cart.id, 'FIVEOFF'));

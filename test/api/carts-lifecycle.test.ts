@@ -5,7 +5,6 @@ import { startTestEngine, type TestEngine } from '../helpers/engine';
 
 /** Reading, re-pricing and releasing carts, and holds that time out (spec §3, §4.2–4.4; contract §3, §5). */
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 describe('GET /carts/{id}', () => {
   let engine: TestEngine;
@@ -171,27 +170,36 @@ describe('DELETE /carts/{id}', () => {
   });
 });
 
-describe('a hold that times out (holdSeconds 1, no sweeper)', () => {
+describe('a hold that times out (the default 15 minutes on the engine\'s clock, no sweeper)', () => {
   let engine: TestEngine;
+  let clock = Date.parse('2027-01-10T10:00:00Z');
+  /** moves the engine's clock just past a cart's expiresAt */
+  const pass = (iso: string) => {
+    clock = Math.max(clock, Date.parse(iso) + 1);
+  };
   beforeAll(async () => {
     // the sweeper runs once an hour here, so only the request path itself can free the stock
-    engine = await startTestEngine({ holdSeconds: 1, sweepIntervalMs: 3_600_000 });
+    engine = await startTestEngine({ now: () => clock, sweepIntervalMs: 3_600_000 });
   });
   afterAll(() => engine.close());
 
-  it('expiresAt is about one second ahead', async () => {
-    const before = Date.now();
+  it('expiresAt is fifteen minutes ahead', async () => {
     const cart = await createCart(engine, [concert(1, 'balcony-adult', 'brass-2027-03-13')]);
-    const expiresAt = Date.parse(cart.expiresAt);
-    expect(expiresAt).toBeGreaterThanOrEqual(before + 1000 - 250);
-    expect(expiresAt).toBeLessThanOrEqual(Date.now() + 1000 + 250);
+    expect(Date.parse(cart.expiresAt)).toBe(clock + 900 * 1000);
+  });
+
+  it('one millisecond before expiresAt the cart still holds', async () => {
+    const cart = await createCart(engine, [concert(1, 'balcony-adult', 'brass-2027-03-13')]);
+    clock = Date.parse(cart.expiresAt) - 1;
+    cartOf(await engine.request('GET', `/carts/${cart.id}`));
+    clock += 1;
+    errorOf(await engine.request('GET', `/carts/${cart.id}`), 410, 'CART_EXPIRED');
   });
 
   it('after expiresAt: GET 410, stock back in the inventory, DELETE 410, extras and vouchers 410', async () => {
     const cart = await createCart(engine, [concert(5)]);
     expect(await available(engine, 'brass-2027-03-12', 'standing')).toBe(35);
-    const wait = Date.parse(cart.expiresAt) - Date.now() + 150;
-    await sleep(Math.max(wait, 0));
+    pass(cart.expiresAt);
 
     errorOf(await engine.request('GET', `/carts/${cart.id}`), 410, 'CART_EXPIRED');
     expect(await available(engine, 'brass-2027-03-12', 'standing')).toBe(40);
@@ -205,7 +213,7 @@ describe('a hold that times out (holdSeconds 1, no sweeper)', () => {
   it('a timed-out seat sells again to the next cart', async () => {
     const first = await createCart(engine, [seat('B5')]);
     errorOf(await postCart(engine, { items: [seat('B5')] }), 409, 'INVENTORY_EXHAUSTED', 'items[0].quantity');
-    await sleep(Math.max(Date.parse(first.expiresAt) - Date.now() + 150, 0));
+    pass(first.expiresAt);
     const second = await createCart(engine, [seat('B5')]);
     expect(second.items[0]?.inventoryItemId).toBe('B5');
     errorOf(await engine.request('GET', `/carts/${first.id}`), 410, 'CART_EXPIRED');

@@ -10,7 +10,7 @@ import {
   orderOf,
   ordersOfCart,
   replayed,
-  sleep,
+  paymentUnderWay,
   type Order,
 } from '../helpers/orders';
 
@@ -168,7 +168,7 @@ describe('POST /orders: while a payment is running', () => {
     cart = cartOf(await engine.request('POST', `/carts/${created.id}/items`, { body: { items: [{ extraId: 'parking', quantity: 1 }] } }));
     parkingId = cart.items.find((item) => item.extraId === 'parking')?.id ?? 'missing';
     running = checkout(engine, cart.id, eur(4700), card(), { idempotencyKey: key });
-    await sleep(250);
+    await paymentUnderWay(engine);
   });
   afterAll(async () => {
     await running;

@@ -1,4 +1,6 @@
+import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { CartItem, Money, ReceiptLine } from './cart-assertions';
 import type { ApiResponse, ErrorEnvelope, TestEngine } from './engine';
@@ -9,8 +11,8 @@ import type { ApiResponse, ErrorEnvelope, TestEngine } from './engine';
  */
 
 export interface PaymentView {
-  method: 'card' | 'cash';
-  status: 'captured' | 'refunded';
+  method: 'card' | 'cash' | 'external' | 'none';
+  status: 'captured' | 'refunding' | 'refunded';
   amount: Money;
   reference?: string;
   authenticated?: boolean;
@@ -192,3 +194,23 @@ export async function authenticationResultOf(engine: TestEngine, reference: stri
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Waits until a checkout has written its pending payment attempt — the provider is being asked — by looking
+ * at the engine's database, rather than guessing how long that takes.
+ */
+export async function paymentUnderWay(engine: TestEngine, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const db = new Database(join(engine.dataDir, 'kassa.sqlite'), { readonly: true, fileMustExist: true });
+    let pending: number;
+    try {
+      pending = db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM payment_attempts WHERE state = 'pending'").get()?.n ?? 0;
+    } finally {
+      db.close();
+    }
+    if (pending > 0) return;
+    if (Date.now() > deadline) throw new Error('no payment attempt under way');
+    await sleep(10);
+  }
+}

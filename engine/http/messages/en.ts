@@ -42,4 +42,6 @@ export const en: Record<ErrorCode, string> = {
   PRINTER_NOT_CONFIGURED: 'No printer is configured on this engine (serve --printer URL, or the desktop app\'s printers setting).',
   ORDER_NOT_PRINTABLE: 'A cancelled order is not printed.',
   UPSTREAM_UNAVAILABLE: 'The central ticketing service cannot be reached right now, so this till cannot confirm these places. Try again shortly.',
+  HEADERS_TOO_LARGE: 'The request headers are too large.',
+  REQUEST_TIMEOUT: 'The request did not arrive in time.',
 };

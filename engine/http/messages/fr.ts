@@ -42,4 +42,6 @@ export const fr: Record<ErrorCode, string> = {
   PRINTER_NOT_CONFIGURED: 'Aucune imprimante n’est configurée sur ce poste (serve --printer URL, ou le réglage printers de l’application).',
   ORDER_NOT_PRINTABLE: 'Une commande annulée n’est pas imprimée.',
   UPSTREAM_UNAVAILABLE: 'Le service central de billetterie est injoignable pour le moment ; cette caisse ne peut pas confirmer ces places. Réessayez dans un instant.',
+  HEADERS_TOO_LARGE: 'Les en-têtes de la requête sont trop volumineux.',
+  REQUEST_TIMEOUT: 'La requête n’est pas arrivée à temps.',
 };

@@ -1,4 +1,5 @@
-import { recoveryFor, type ApiError } from '../api/errors';
+import type { ApiError } from '../api/errors';
+import { recoveryFor } from '../recovery';
 import type { Translate } from '../i18n/i18n';
 
 interface Props {

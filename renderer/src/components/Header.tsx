@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
 import type { Translate } from '../i18n/i18n';
 import type { Language, Mode } from '../stores/session';
-import { SyncBacklog } from './SyncBacklog';
 
 interface Props {
   t: Translate;
@@ -20,7 +19,7 @@ interface Props {
 /**
  * The app bar: connectivity (and orders waiting to sync), the language, and for staff the mode. A kiosk
  * offers no way into box-office mode (cash, refunds): staff open it with ?mode=boxOffice or the desktop
- * app's staff exit. A kiosk's language is chosen with large buttons on its own screens (LanguageButtons).
+ * app's staff exit. A kiosk's language is chosen with large buttons on its own screens (screens/kiosk/LanguageButtons).
  */
 export function Header({ t, online, reconnecting = false, waiting, mode, language, onMode, onLanguage, children }: Props) {
   const status = reconnecting ? t('conn.reconnecting') : online === null ? t('conn.checking') : online ? t('conn.online') : t('conn.offline');
@@ -33,7 +32,6 @@ export function Header({ t, online, reconnecting = false, waiting, mode, languag
         {waiting !== null && <span className="waiting"> · {t(waiting === 1 ? 'conn.waitingOne' : 'conn.waiting', { count: waiting })}</span>}
       </p>
       {children}
-      {mode === 'boxOffice' && <SyncBacklog t={t} />}
       {mode === 'boxOffice' && (
         <label className="setting">
           {t('settings.mode')}

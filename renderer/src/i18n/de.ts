@@ -60,6 +60,7 @@ export const de: Record<MessageKey, string> = {
   'confirm.ticket': 'Ticket {code}',
   'confirm.giftCard': 'Gutscheinkarte {code}',
   'confirm.paidCard': 'Mit Karte bezahlt',
+  'confirm.paidNothing': 'Nichts zu bezahlen',
   'confirm.paidCash': 'Bar bezahlt: {tendered} erhalten, {change} zurück',
   'confirm.print': 'Beleg drucken',
   'confirm.newSale': 'Neuer Verkauf',

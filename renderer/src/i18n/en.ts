@@ -59,6 +59,7 @@ export const en = {
   'confirm.ticket': 'Ticket {code}',
   'confirm.giftCard': 'Gift card {code}',
   'confirm.paidCard': 'Paid by card',
+  'confirm.paidNothing': 'Nothing to pay',
   'confirm.paidCash': 'Paid cash: {tendered} tendered, {change} change',
   'confirm.print': 'Print receipt',
   'confirm.newSale': 'New sale',

@@ -60,6 +60,7 @@ export const fr: Record<MessageKey, string> = {
   'confirm.ticket': 'Billet {code}',
   'confirm.giftCard': 'Carte cadeau {code}',
   'confirm.paidCard': 'Payé par carte',
+  'confirm.paidNothing': 'Rien à payer',
   'confirm.paidCash': 'Payé en espèces : {tendered} reçus, {change} rendus',
   'confirm.print': 'Imprimer le reçu',
   'confirm.newSale': 'Nouvelle vente',

@@ -1,5 +1,6 @@
 import { createStore, useStore } from 'zustand';
-import { recoveryFor, toApiError, type ApiError } from '../api/errors';
+import { toApiError, type ApiError } from '../api/errors';
+import { recoveryFor } from '../recovery';
 import { api } from '../api/service';
 import type { Cart, CreateCart } from '../api/types';
 

@@ -2,7 +2,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { de } from '../../../engine/http/messages/de';
 import { en } from '../../../engine/http/messages/en';
 import { createClient, type ClientOptions } from '../../../renderer/src/api/client';
-import { ApiError, recoveryFor } from '../../../renderer/src/api/errors';
+import { ApiError } from '../../../renderer/src/api/errors';
+import { recoveryFor } from '../../../renderer/src/recovery';
 import type { Cart } from '../../../renderer/src/api/types';
 import { startTestEngine, type TestEngine } from '../../helpers/engine';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE, ERROR_TYPES } from '../../../engine/domain/errors';
-import { ApiError, networkError, recoveryFor, toApiError, type Recovery } from '../../../renderer/src/api/errors';
+import { ApiError, networkError, toApiError } from '../../../renderer/src/api/errors';
+import { recoveryFor, type Recovery } from '../../../renderer/src/recovery';
 
 /** What the UI does about an error (spec §7.2–7.5): code first, then type, then a fallback for anything new. */
 
@@ -52,6 +53,8 @@ const EXPECTED_BY_CODE: Readonly<Record<string, Recovery>> = {
   PRINTER_NOT_CONFIGURED: 'refresh',
   ORDER_NOT_PRINTABLE: 'refresh',
   UPSTREAM_UNAVAILABLE: 'retry-later',
+  HEADERS_TOO_LARGE: 'fix-input',
+  REQUEST_TIMEOUT: 'fix-input',
 };
 
 /** Codes the UI handles specifically, whatever type they arrive with (errors.ts BY_CODE). */

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../../renderer/src/api/client';
-import { recoveryFor } from '../../../renderer/src/api/errors';
+import { recoveryFor } from '../../../renderer/src/recovery';
 import { setClient } from '../../../renderer/src/api/service';
 import type { Cart, Order } from '../../../renderer/src/api/types';
 import { cartStore, type TicketRequest } from '../../../renderer/src/stores/cart';

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useConfirm } from '../../components/ConfirmDialog';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { HoldTimer } from '../../components/HoldTimer';
-import { LanguageButtons } from '../../components/LanguageButtons';
+import { LanguageButtons } from './LanguageButtons';
 import { StepBar } from '../../components/StepBar';
 import { TotalLine } from '../../components/TotalLine';
 import { useLocale, useT } from '../../i18n/i18n';

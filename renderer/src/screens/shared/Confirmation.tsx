@@ -50,11 +50,13 @@ export function Confirmation({ order, onNewSale, returnInSeconds }: Props) {
         </p>
       )}
       <p className="paid">
-        {payment.method === 'cash' && payment.tendered && payment.change
-          ? t('confirm.paidCash', { tendered: formatMoney(payment.tendered, locale), change: formatMoney(payment.change, locale) })
-          : payment.method === 'card'
-            ? t('confirm.paidCard')
-            : t('confirm.paidOther')}
+        {payment.method === 'none'
+          ? t('confirm.paidNothing')
+          : payment.method === 'cash' && payment.tendered && payment.change
+            ? t('confirm.paidCash', { tendered: formatMoney(payment.tendered, locale), change: formatMoney(payment.change, locale) })
+            : payment.method === 'card'
+              ? t('confirm.paidCard')
+              : t('confirm.paidOther')}
       </p>
       {payment.change && payment.change.amount > 0 && (
         <p className="change" role="status">

@@ -1,5 +1,5 @@
-import type { Translate } from '../i18n/i18n';
-import { useConnectivity } from '../stores/connectivity';
+import type { Translate } from '../../i18n/i18n';
+import { useConnectivity } from '../../stores/connectivity';
 
 /** Past this age of the oldest waiting order the box office warns: the upstream may sell those places meanwhile. */
 export const STALE_AFTER_SECONDS = 15 * 60;

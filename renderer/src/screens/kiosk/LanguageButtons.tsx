@@ -1,4 +1,4 @@
-import { sessionStore, useSession, type Language } from '../stores/session';
+import { sessionStore, useSession, type Language } from '../../stores/session';
 
 const LANGUAGES: readonly { code: Language; name: string }[] = [
   { code: 'en', name: 'English' },

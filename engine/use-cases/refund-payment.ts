@@ -1,0 +1,35 @@
+import { refundNeedsProvider } from '../domain/payment-attempt';
+import type { PaymentView } from '../contract/order';
+import { immediate } from '../store/db';
+import type { EngineContext } from './context';
+
+/**
+ * Gives back the money of an attempt in `refunding`. A card refund is asked of the provider (idempotent per
+ * reference, so asking again after a crash or a lost answer refunds nothing twice); the attempt and its
+ * order are marked refunded only once the provider has confirmed. Returns whether it is refunded now; when
+ * not, the attempt stays `refunding` and the sweeper and the next start ask again.
+ */
+export async function refundAttempt(ctx: EngineContext, attemptId: string): Promise<boolean> {
+  const attempt = ctx.checkout.attempt(attemptId);
+  if (attempt?.state !== 'refunding') return attempt?.state === 'refunded';
+  if (refundNeedsProvider(attempt.method)) {
+    try {
+      await ctx.payments.refund(attemptId);
+    } catch {
+      return false; // no confirmation (deadline, lost answer): still refunding, asked again by the sweeper
+    }
+  }
+  immediate(ctx.db, () => confirmRefund(ctx, attemptId, ctx.now()));
+  return true;
+}
+
+/** The refund is confirmed: the attempt is refunded, and so is its order's payment. In the caller's transaction. */
+export function confirmRefund(ctx: EngineContext, attemptId: string, now: number): void {
+  const attempt = ctx.checkout.attempt(attemptId);
+  if (attempt?.state !== 'refunding') return;
+  ctx.checkout.move(attemptId, { type: 'refund_confirmed' });
+  const order = attempt.orderId === null ? undefined : ctx.orders.get(attempt.orderId);
+  if (!order) return;
+  const payment: PaymentView = { ...(JSON.parse(order.payment) as PaymentView), status: 'refunded', refundedAt: new Date(now).toISOString() };
+  ctx.orders.setPayment(order.id, payment);
+}

@@ -1,0 +1,30 @@
+/**
+ * Start-up: the engine that serves this page tells it its API key and the test cards of its simulated
+ * provider (GET /ui-config.json, same origin only). Electron's preload bridge provides the same.
+ */
+export interface UiConfig {
+  apiKey: string;
+  apiBase: string;
+  testTokens: string[];
+  /** the desktop app's setting; a kiosk's mode cannot be changed from the page */
+  mode?: 'boxOffice' | 'kiosk';
+  modeLocked?: boolean;
+}
+
+declare global {
+  interface Window {
+    /** the desktop app's preload bridge (absent in a browser) */
+    kassa?: {
+      config(): Promise<UiConfig>;
+      staffExit?(pin: string): Promise<boolean>;
+      onStaffExitRequested?(listener: () => void): () => void;
+    };
+  }
+}
+
+export async function loadConfig(): Promise<UiConfig> {
+  if (window.kassa) return window.kassa.config();
+  const response = await fetch('./ui-config.json', { cache: 'no-store' });
+  if (!response.ok) throw new Error(`ui-config.json answered ${response.status}`);
+  return (await response.json()) as UiConfig;
+}
