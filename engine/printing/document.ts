@@ -58,7 +58,8 @@ export function ticketSlips(order: Order, options: Pick<DocumentOptions, 'langua
   const labels = labelsFor(options.language);
   const count = order.tickets.length;
   const names = new Map(order.items.map((item) => [item.id, item.name]));
-  const date = order.event && formatDateTime(order.event.startsAt, options.language, options.timeZone);
+  // the venue's clock: its location's time zone from the catalog, else the zone this engine prints in
+  const date = order.event && formatDateTime(order.event.startsAt, options.language, order.event.location.timeZone ?? options.timeZone);
   const tickets = order.tickets.map((ticket, index): TicketSlip => ({
     heading: labels.ticket,
     title: order.event?.name ?? names.get(ticket.itemId) ?? labels.ticket,
@@ -94,7 +95,7 @@ function receiptSlip(order: Order, options: DocumentOptions): ReceiptSlip {
     heading: labels.receipt,
     venue: order.event?.location.name,
     order: `${labels.order} ${order.id}`,
-    date: formatShortDateTime(order.createdAt, options.language, options.timeZone),
+    date: formatShortDateTime(order.createdAt, options.language, order.event?.location.timeZone ?? options.timeZone),
     lines: order.receiptLines.map((line) => ({ label: line.label, amount: money({ amount: line.sign * line.amount.amount, currency: line.amount.currency }) })),
     total: { label: labels.total, amount: money(order.total) },
     payment: [

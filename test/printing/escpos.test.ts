@@ -86,6 +86,15 @@ describe('ESC/POS tickets and receipt', () => {
     expect(fr).toMatch(/Payé en espèces\s+78,20 €/);
   });
 
+  it("prints the show's date on the venue's clock (its location's timeZone) whatever zone the engine prints in", () => {
+    const order = fixedOrder('card');
+    const inNewYork = { ...order, event: order.event && { ...order.event, location: { ...order.event.location, timeZone: 'America/New_York' } } };
+    const slips = slipsOf(decodeEscPos(encodeEscPos(printDocument(inNewYork, { what: 'tickets', language: 'en', timeZone: zone, openDrawer: false }), '80mm')));
+    // 18:00 UTC on 2 April 2027 is 14:00 in New York (EDT) and 20:00 in Berlin
+    expect(textOf(slips[0] ?? [])).toContain('Friday, 2 April 2027 at 14:00');
+    expect(textOf(slips[0] ?? [])).not.toContain('20:00');
+  });
+
   it('fits 58 mm paper: no line wider than 32 columns', () => {
     const wide = textOf(decodeEscPos(encode({ paper: '80mm' }))).split('\n');
     const narrow = textOf(decodeEscPos(encode({ paper: '58mm' }))).split('\n');
