@@ -1,11 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { CatalogDocument, CatalogImportResult, EventView, InventoryView, LocationView } from '../../contract/catalog';
+import { AvailabilityQuery, AvailabilityView, CatalogDocument, CatalogImportResult, EventView, InventoryView, LocationView } from '../../contract/catalog';
 import { CurrencyQuery, Id, replies } from '../../contract/common';
-import { importCatalog, listEvents, listLocations, occurrenceInventory } from '../../use-cases/catalog';
+import { occurrenceAvailability } from '../../use-cases/availability';
+import { importCatalog, listEvents, listLocations } from '../../use-cases/catalog';
 import type { EngineContext } from '../../use-cases/context';
 import { pickLanguage } from '../i18n';
 import { exportCatalog } from '../../use-cases/export-catalog';
+import { inventoryJson } from '../../use-cases/seat-map';
 
 const read = { scope: 'catalog:read' } as const;
 const tags = ['catalog'];
@@ -37,7 +39,8 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = 
     data: listEvents(ctx, pickLanguage(request.headers['accept-language'])),
   }));
 
-  app.get(
+  // Reply: the answer is JSON text (see below); the schema still documents it and types the rest.
+  app.get<{ Params: { occurrenceId: string }; Querystring: { currency?: string }; Reply: string }>(
     '/occurrences/:occurrenceId/inventory',
     {
       config: read,
@@ -50,6 +53,30 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = 
         response: replies(200, InventoryView),
       },
     },
-    async (request) => ({ data: occurrenceInventory(ctx, request.params.occurrenceId, request.query.currency, pickLanguage(request.headers['accept-language'])) }),
+    // The answer is stitched from prepared JSON (use-cases/seat-map.ts), byte for byte what the schema's
+    // serializer would make of it; a string with a JSON content type is sent as it is.
+    async (request, reply) =>
+      reply
+        .type('application/json; charset=utf-8')
+        .send(inventoryJson(ctx, request.params.occurrenceId, request.query.currency, pickLanguage(request.headers['accept-language']))),
+  );
+
+  app.get(
+    '/occurrences/:occurrenceId/availability',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'Live availability of an occurrence in compact form: per area and per item, or only what changed since a version',
+        description:
+          'For seat maps of tens of thousands of seats: fetch the inventory once, then poll this with `since` set to the last answer\'s `version`. ' +
+          'When `complete` is true the catalog was imported again since that version (or no `since` was given): every item is listed, and a client ' +
+          'holding an inventory should fetch it afresh. Versions are kept in the database and stay valid across restarts.',
+        params: Type.Object({ occurrenceId: Id }),
+        querystring: AvailabilityQuery,
+        response: replies(200, AvailabilityView),
+      },
+    },
+    async (request) => ({ data: occurrenceAvailability(ctx, request.params.occurrenceId, request.query.since) }),
   );
 };

@@ -1,0 +1,31 @@
+import type { AvailabilityView } from '../contract/catalog';
+import { EngineError } from '../domain/errors';
+import { immediate } from '../store/db';
+import type { EngineContext } from './context';
+import { seatMapCache } from './seat-map';
+
+/**
+ * GET /occurrences/{id}/availability: the live numbers of a seat map without its static part — per-area sums
+ * and per-item availability, all of them or (with `since`) only those changed after an earlier answer's
+ * `version`. Timed-out carts are released first, as for the inventory.
+ */
+export function occurrenceAvailability(ctx: EngineContext, occurrenceId: string, since: string | undefined): AvailabilityView {
+  const now = ctx.now();
+  const { stock } = seatMapCache(ctx.db);
+  return immediate(ctx.db, () => {
+    if (!ctx.catalog.occurrence(occurrenceId)) throw new EngineError('RESOURCE_NOT_FOUND', { param: 'occurrenceId' });
+    ctx.carts.releaseExpired(now);
+    const versions = stock.versions();
+    const [catalog, counter] = since === undefined ? [undefined, undefined] : since.split('.').map(Number);
+    // A token of another catalog (or from ahead of this database, say after a restore) gets everything.
+    const changesOnly = catalog === versions.catalog && counter !== undefined && counter <= versions.stock;
+    const rows = changesOnly ? stock.changedSince(occurrenceId, counter) : stock.changedSince(occurrenceId, -1);
+    return {
+      occurrenceId,
+      version: `${versions.catalog}.${versions.stock}`,
+      complete: !changesOnly,
+      areas: stock.areas(occurrenceId),
+      items: { ids: rows.map((row) => row[0]), available: rows.map((row) => row[1]), held: rows.map((row) => row[2]) },
+    };
+  });
+}
