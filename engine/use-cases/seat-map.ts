@@ -1,4 +1,5 @@
 import { EngineError } from '../domain/errors';
+import type { InventoryView } from '../contract/catalog';
 import type { NameLanguage } from '../domain/names';
 import type { PriceContext } from '../domain/pricing';
 import type { Db } from '../store/db';
@@ -21,10 +22,12 @@ interface Frame {
   readonly catalog: number;
   /** for the k-th item of the answer: its row in stock.live() (primary-key order) */
   readonly rows: Uint32Array;
-  /** the text before the k-th item's `available` number; [0] carries the head of the answer */
-  readonly prefixes: readonly string[];
-  readonly tail: string;
+  /** the answer's text around the numbers: [before available 0, between available 0 and held 0, before available 1, …, the tail] */
+  readonly parts: readonly string[];
 }
+
+/** How the route serializes `{ data: InventoryView }`: its response schema's own serializer. */
+export type InventorySerializer = (payload: { data: InventoryView }) => string;
 
 /** Prepared seat maps kept per database; a 100,000-seat frame is some 10 MB, so only the most recent few. */
 const MAX_FRAMES = 8;
@@ -41,7 +44,9 @@ export function seatMapCache(db: Db): Cache {
 }
 
 /** The `{ "data": InventoryView }` answer as JSON text, with live availability (timed-out carts released first). */
-export function inventoryJson(ctx: EngineContext, occurrenceId: string, currency: string | undefined, language: NameLanguage): string {
+export function inventoryJson(
+  ctx: EngineContext, serialize: InventorySerializer, occurrenceId: string, currency: string | undefined, language: NameLanguage,
+): string {
   const now = ctx.now();
   const { stock, frames } = seatMapCache(ctx.db);
   return immediate(ctx.db, () => {
@@ -56,7 +61,7 @@ export function inventoryJson(ctx: EngineContext, occurrenceId: string, currency
     // A frame of an older catalog — or, defensively, one whose item count no longer matches — is rebuilt.
     if (frame?.catalog !== catalog || frame.rows.length !== live.length) {
       if (frame && frame.catalog !== catalog) frames.clear();
-      frame = buildFrame(ctx, stock, occurrenceId, currency, language, catalog);
+      frame = buildFrame(ctx, serialize, stock, occurrenceId, currency, language, catalog);
     }
     frames.delete(key);
     frames.set(key, frame);
@@ -71,36 +76,46 @@ export function inventoryJson(ctx: EngineContext, occurrenceId: string, currency
 const contextKey = (context: PriceContext) => `${context.currency}\n${context.rate ? `${context.rate.units}e-${context.rate.scale}` : ''}`;
 
 function stitch(frame: Frame, live: readonly (readonly [number, number])[]): string {
-  const { rows, prefixes } = frame;
-  let out = '';
+  const { rows, parts } = frame;
+  let out = parts[0] ?? '';
   for (let k = 0; k < rows.length; k++) {
     const row = live[rows[k] ?? 0];
     if (!row) throw new Error('seat map and stock disagree');
-    out += `${prefixes[k] ?? ''}${row[0]},"held":${row[1]}`;
+    out += `${row[0]}${parts[2 * k + 1] ?? ''}${row[1]}${parts[2 * k + 2] ?? ''}`;
   }
-  return out + frame.tail;
+  return out;
 }
 
-const open = (json: string) => json.slice(0, -1);
+// Stand-ins for the numbers while the view is serialized: a JSON string escapes its quotes, so the text
+// `"available":-7` can only be the member itself.
+const AVAILABLE = -7;
+const HELD = -8;
+const HOLE = /(?<="available":)-7(?=[,}])|(?<="held":)-8(?=[,}])/g;
 
-function buildFrame(ctx: EngineContext, stock: StockRepo, occurrenceId: string, currency: string | undefined, language: NameLanguage, catalog: number): Frame {
+/**
+ * Serializes the view once, with stand-ins for every item's numbers, through the route's serializer — so the
+ * member order and escaping are exactly the serializer's — and cuts the text at the stand-ins.
+ */
+function buildFrame(
+  ctx: EngineContext, serialize: InventorySerializer, stock: StockRepo, occurrenceId: string, currency: string | undefined, language: NameLanguage, catalog: number,
+): Frame {
   const view = occurrenceInventory(ctx, occurrenceId, currency, language);
   const rowOf = new Map(stock.ids(occurrenceId).map((id, row) => [id, row]));
-  const { occurrenceId: id, eventId, startsAt, onSale, currency: priced, areas, extras } = view;
-  // JSON.stringify leaves out undefined members, as the serializer leaves out absent optional ones.
-  const prefixes: string[] = [];
   const rows: number[] = [];
-  let text = `{"data":${open(JSON.stringify({ occurrenceId: id, eventId, startsAt, onSale, currency: priced }))},"areas":[`;
-  areas.forEach(({ inventoryItems, ...area }, a) => {
-    text += `${a > 0 ? ',' : ''}${open(JSON.stringify({ id: area.id, name: area.name, seating: area.seating, priceOptions: area.priceOptions }))},"inventoryItems":[`;
-    inventoryItems.forEach((item, i) => {
+  const areas = view.areas.map((area) => ({
+    ...area,
+    inventoryItems: area.inventoryItems.map((item) => {
       const row = rowOf.get(item.id);
       if (row === undefined) throw new Error(`inventory item ${item.id} has no stock row`);
-      prefixes.push(`${text}${i > 0 ? '},' : ''}${open(JSON.stringify({ id: item.id, label: item.label, capacity: item.capacity }))},"available":`);
       rows.push(row);
-      text = '';
-    });
-    text += `${inventoryItems.length > 0 ? '}' : ''}]}`;
-  });
-  return { catalog, rows: Uint32Array.from(rows), prefixes, tail: `${text}],"extras":${JSON.stringify(extras)}}}` };
+      return { ...item, available: AVAILABLE, held: HELD };
+    }),
+  }));
+  const text = serialize({ data: { ...view, areas } });
+  const holes = [...text.matchAll(HOLE)].map((match) => match[0]);
+  // available then held, item after item: anything else would put numbers in the wrong places
+  if (holes.length !== 2 * rows.length || holes.some((hole, i) => hole !== String(i % 2 === 0 ? AVAILABLE : HELD))) {
+    throw new Error('the inventory serializer does not write available before held for each item');
+  }
+  return { catalog, rows: Uint32Array.from(rows), parts: text.split(HOLE) };
 }

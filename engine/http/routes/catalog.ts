@@ -55,10 +55,12 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = 
     },
     // The answer is stitched from prepared JSON (use-cases/seat-map.ts), byte for byte what the schema's
     // serializer would make of it; a string with a JSON content type is sent as it is.
-    async (request, reply) =>
-      reply
-        .type('application/json; charset=utf-8')
-        .send(inventoryJson(ctx, request.params.occurrenceId, request.query.currency, pickLanguage(request.headers['accept-language']))),
+    async (request, reply) => {
+      const serialize = reply.getSerializationFunction('200');
+      if (!serialize) throw new Error('the inventory route has no serializer for 200');
+      const json = inventoryJson(ctx, serialize, request.params.occurrenceId, request.query.currency, pickLanguage(request.headers['accept-language']));
+      return reply.type('application/json; charset=utf-8').send(json);
+    },
   );
 
   app.get(
