@@ -1,4 +1,3 @@
-import type { AvailabilityView } from '../contract/catalog';
 import { EngineError } from '../domain/errors';
 import { immediate } from '../store/db';
 import type { EngineContext } from './context';
@@ -7,9 +6,11 @@ import { seatMapCache } from './seat-map';
 /**
  * GET /occurrences/{id}/availability: the live numbers of a seat map without its static part — per-area sums
  * and per-item availability, all of them or (with `since`) only those changed after an earlier answer's
- * `version`. Timed-out carts are released first, as for the inventory.
+ * `version`. Timed-out carts are released first, as for the inventory. Answered as JSON text in the shape
+ * of AvailabilityView (contract/catalog.ts): SQLite writes the item arrays, which for 100,000 seats is many
+ * times faster than building and serializing them in JavaScript.
  */
-export function occurrenceAvailability(ctx: EngineContext, occurrenceId: string, since: string | undefined): AvailabilityView {
+export function occurrenceAvailabilityJson(ctx: EngineContext, occurrenceId: string, since: string | undefined): string {
   const now = ctx.now();
   const { stock } = seatMapCache(ctx.db);
   return immediate(ctx.db, () => {
@@ -19,13 +20,8 @@ export function occurrenceAvailability(ctx: EngineContext, occurrenceId: string,
     const [catalog, counter] = since === undefined ? [undefined, undefined] : since.split('.').map(Number);
     // A token of another catalog (or from ahead of this database, say after a restore) gets everything.
     const changesOnly = catalog === versions.catalog && counter !== undefined && counter <= versions.stock;
-    const rows = changesOnly ? stock.changedSince(occurrenceId, counter) : stock.changedSince(occurrenceId, -1);
-    return {
-      occurrenceId,
-      version: `${versions.catalog}.${versions.stock}`,
-      complete: !changesOnly,
-      areas: stock.areas(occurrenceId),
-      items: { ids: rows.map((row) => row[0]), available: rows.map((row) => row[1]), held: rows.map((row) => row[2]) },
-    };
+    const items = stock.changedSince(occurrenceId, changesOnly ? counter : -1);
+    const head = JSON.stringify({ occurrenceId, version: `${versions.catalog}.${versions.stock}`, complete: !changesOnly, areas: stock.areas(occurrenceId) });
+    return `{"data":${head.slice(0, -1)},"items":{"ids":${items.ids},"available":${items.available},"held":${items.held}}}}`;
   });
 }

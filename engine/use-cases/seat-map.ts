@@ -59,7 +59,7 @@ export function inventoryJson(
     let frame = frames.get(key);
     const live = stock.live(occurrenceId);
     // A frame of an older catalog — or, defensively, one whose item count no longer matches — is rebuilt.
-    if (frame?.catalog !== catalog || frame.rows.length !== live.length) {
+    if (frame?.catalog !== catalog || 2 * frame.rows.length !== live.length) {
       if (frame && frame.catalog !== catalog) frames.clear();
       frame = buildFrame(ctx, serialize, stock, occurrenceId, currency, language, catalog);
     }
@@ -75,13 +75,13 @@ export function inventoryJson(
 
 const contextKey = (context: PriceContext) => `${context.currency}\n${context.rate ? `${context.rate.units}e-${context.rate.scale}` : ''}`;
 
-function stitch(frame: Frame, live: readonly (readonly [number, number])[]): string {
+/** `live`: available and held of each row, alternating (stock.live()) */
+function stitch(frame: Frame, live: readonly string[]): string {
   const { rows, parts } = frame;
   let out = parts[0] ?? '';
   for (let k = 0; k < rows.length; k++) {
-    const row = live[rows[k] ?? 0];
-    if (!row) throw new Error('seat map and stock disagree');
-    out += `${row[0]}${parts[2 * k + 1] ?? ''}${row[1]}${parts[2 * k + 2] ?? ''}`;
+    const row = 2 * (rows[k] ?? 0);
+    out += `${live[row] ?? ''}${parts[2 * k + 1] ?? ''}${live[row + 1] ?? ''}${parts[2 * k + 2] ?? ''}`;
   }
   return out;
 }

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AvailabilityQuery, AvailabilityView, CatalogDocument, CatalogImportResult, EventView, InventoryView, LocationView } from '../../contract/catalog';
 import { CurrencyQuery, Id, replies } from '../../contract/common';
-import { occurrenceAvailability } from '../../use-cases/availability';
+import { occurrenceAvailabilityJson } from '../../use-cases/availability';
 import { importCatalog, listEvents, listLocations } from '../../use-cases/catalog';
 import type { EngineContext } from '../../use-cases/context';
 import { pickLanguage } from '../i18n';
@@ -63,7 +63,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = 
     },
   );
 
-  app.get(
+  app.get<{ Params: { occurrenceId: string }; Querystring: { since?: string }; Reply: string }>(
     '/occurrences/:occurrenceId/availability',
     {
       config: read,
@@ -79,6 +79,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = 
         response: replies(200, AvailabilityView),
       },
     },
-    async (request) => ({ data: occurrenceAvailability(ctx, request.params.occurrenceId, request.query.since) }),
+    async (request, reply) =>
+      reply.type('application/json; charset=utf-8').send(occurrenceAvailabilityJson(ctx, request.params.occurrenceId, request.query.since)),
   );
 };
