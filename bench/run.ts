@@ -211,8 +211,18 @@ async function main(): Promise<void> {
   const base = (n: number) => measure(baseline, `baseline-${n}`, `baseline: one comparable transaction #${n}`, 'baseline',
     { scenario: 'static', baseline: true, method: 'POST', path: '/carts', body: JSON.stringify({ items: [{ occurrenceId: CONCERT.occurrenceId, inventoryItemId: CONCERT.inventoryItemId, priceOptionId: CONCERT.priceOptionId, quantity: 2 }] }) }, 'baseline');
   const engineKey = { key, concert: CONCERT, voucher: VOUCHER };
-  const inventory = (seats: keyof typeof SEAT_MAPS) => measure(engine, `inventory-${seats}`, `4. inventory of ${seats.toLocaleString('en-US')} seats`, seats === 20_000 ? 'scenario' : 'scale',
-    { key, scenario: 'static', method: 'GET', path: `/api/v3/occurrences/${SEAT_MAPS[seats]}/inventory`, connections: 1 });
+  // The first answer after a start prepares the seat map (use-cases/seat-map.ts); it is timed on its own,
+  // then the run measures the steady state.
+  const inventory = async (seats: keyof typeof SEAT_MAPS) => {
+    const path = `/api/v3/occurrences/${SEAT_MAPS[seats]}/inventory`;
+    const started = performance.now();
+    const first = await fetch(`${engine.url}${path}`, { headers: { 'x-svc-api-key': key } });
+    await first.arrayBuffer();
+    if (!first.ok) throw new Error(`inventory of ${seats} seats: ${first.status}`);
+    startup.push({ what: `first inventory of ${seats.toLocaleString('en-US')} seats (prepares the seat map)`, seconds: (performance.now() - started) / 1000, orders: countOrders(), rssMb: rssMb(engine.pid, 'VmRSS') });
+    return measure(engine, `inventory-${seats}`, `4. inventory of ${seats.toLocaleString('en-US')} seats`, seats === 20_000 ? 'scenario' : 'scale',
+      { key, scenario: 'static', method: 'GET', path, connections: 1 });
+  };
 
   await base(1);
   await measure(engine, 'create-cart', '1. create a cart of two tickets', 'scenario', { ...engineKey, scenario: 'createCart' });
@@ -274,10 +284,10 @@ function finish(proof: ReturnType<typeof proveFlash>, flash: Row): BenchReport {
   const sale = byId('whole-sale');
   if (sale) targets.push({ what: 'whole sale: req/s (per HTTP request) vs baseline', goal: '≥ 60 %', measured: pct(sale.ratio), met: (sale.ratio ?? 0) >= 0.6 });
   const inv20 = byId('inventory-20000');
-  if (inv20) targets.push({ what: 'inventory of 20,000 seats (1 connection): p50', goal: '< 15 ms', measured: `${inv20.p50.toFixed(1)} ms`, met: inv20.p50 < 15 });
+  if (inv20) targets.push({ what: 'inventory of 20,000 seats (1 connection): p50', goal: '< 15 ms', measured: `${inv20.p50.toFixed(1)} ms`, met: inv20.rps > 0 && inv20.p50 < 15 });
   const inv100 = byId('inventory-100000');
   if (inv100) {
-    targets.push({ what: 'inventory of 100,000 seats (1 connection): p50', goal: '< 50 ms', measured: `${inv100.p50.toFixed(1)} ms`, met: inv100.p50 < 50 });
+    targets.push({ what: 'inventory of 100,000 seats (1 connection): p50', goal: '< 50 ms', measured: `${inv100.p50.toFixed(1)} ms`, met: inv100.rps > 0 && inv100.p50 < 50 });
     targets.push({ what: 'engine peak RSS serving the 100,000-seat map', goal: '< 200 MB', measured: `${inv100.peakRssMb.toFixed(0)} MB`, met: inv100.peakRssMb < 200 });
   }
   targets.push({ what: 'flash sale: oversell / sold twice (SQL proof)', goal: '0 / 0', measured: `${proof.oversold} / ${proof.seatsSoldTwice}${proof.ok ? '' : ' (proof failed)'}`, met: proof.ok });
