@@ -111,11 +111,9 @@ function buildFrame(
       return { ...item, available: AVAILABLE, held: HELD };
     }),
   }));
-  const text = serialize({ data: { ...view, areas } });
-  const holes = [...text.matchAll(HOLE)].map((match) => match[0]);
+  const parts = serialize({ data: { ...view, areas } }).split(HOLE);
   // available then held, item after item: anything else would put numbers in the wrong places
-  if (holes.length !== 2 * rows.length || holes.some((hole, i) => hole !== String(i % 2 === 0 ? AVAILABLE : HELD))) {
-    throw new Error('the inventory serializer does not write available before held for each item');
-  }
-  return { catalog, rows: Uint32Array.from(rows), parts: text.split(HOLE) };
+  const inOrder = parts.length === 2 * rows.length + 1 && parts.every((part, i) => i === parts.length - 1 || part.endsWith(i % 2 === 0 ? '"available":' : '"held":'));
+  if (!inOrder) throw new Error('the inventory serializer does not write available before held for each item');
+  return { catalog, rows: Uint32Array.from(rows), parts };
 }
