@@ -49,7 +49,9 @@ export function inventoryJson(
 ): string {
   const now = ctx.now();
   const { stock, frames } = seatMapCache(ctx.db);
-  return immediate(ctx.db, () => {
+  // The numbers are read inside the write transaction (timed-out carts are released first); the text is
+  // stitched after it commits, so a big seat map holds the write lock only for its one query.
+  const [frame, live] = immediate(ctx.db, (): [Frame, string[]] => {
     const occurrence = ctx.catalog.occurrence(occurrenceId);
     if (!occurrence) throw new EngineError('RESOURCE_NOT_FOUND', { param: 'occurrenceId' });
     const context = priceContextFor(ctx, locationOf(ctx, occurrence.locationId), currency, now);
@@ -69,8 +71,9 @@ export function inventoryJson(
       if (frames.size <= MAX_FRAMES) break;
       frames.delete(oldest);
     }
-    return stitch(frame, live);
+    return [frame, live];
   });
+  return stitch(frame, live);
 }
 
 const contextKey = (context: PriceContext) => `${context.currency}\n${context.rate ? `${context.rate.units}e-${context.rate.scale}` : ''}`;
