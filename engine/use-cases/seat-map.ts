@@ -29,8 +29,12 @@ interface Frame {
 /** How the route serializes `{ data: InventoryView }`: its response schema's own serializer. */
 export type InventorySerializer = (payload: { data: InventoryView }) => string;
 
-/** Prepared seat maps kept per database; a 100,000-seat frame is some 10 MB, so only the most recent few. */
-const MAX_FRAMES = 8;
+/**
+ * Prepared seat maps kept per database, most recently used last: up to 16 maps and 250,000 seats in all (a
+ * 100,000-seat map is some 16 MB of text fragments), and always the one just used.
+ */
+const MAX_FRAMES = 16;
+const MAX_SEATS = 250_000;
 interface Cache { readonly stock: StockRepo; readonly frames: Map<string, Frame> }
 const caches = new WeakMap<Db, Cache>();
 
@@ -67,9 +71,12 @@ export function inventoryJson(
     }
     frames.delete(key);
     frames.set(key, frame);
-    for (const oldest of frames.keys()) {
-      if (frames.size <= MAX_FRAMES) break;
-      frames.delete(oldest);
+    let seats = 0;
+    for (const kept of frames.values()) seats += kept.rows.length;
+    for (const [oldestKey, oldest] of frames) {
+      if (oldestKey === key || (frames.size <= MAX_FRAMES && seats <= MAX_SEATS)) break;
+      frames.delete(oldestKey);
+      seats -= oldest.rows.length;
     }
     return [frame, live];
   });
