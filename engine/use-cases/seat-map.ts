@@ -47,10 +47,17 @@ export function seatMapCache(db: Db): Cache {
   return cache;
 }
 
-/** The `{ "data": InventoryView }` answer as JSON text, with live availability (timed-out carts released first). */
+/** Seats per piece of a streamed answer: small pieces are young garbage, collected at once. */
+const SEATS_PER_CHUNK = 2_000;
+
+/**
+ * The `{ "data": InventoryView }` answer as JSON text, with live availability (timed-out carts released first):
+ * one string for a seat map of up to SEATS_PER_CHUNK items, else pieces of it in order — an arena's 9 MB
+ * answer as one string (and one Buffer) per request would be old-generation garbage that swells the heap.
+ */
 export function inventoryJson(
   ctx: EngineContext, serialize: InventorySerializer, occurrenceId: string, currency: string | undefined, language: NameLanguage,
-): string {
+): string | Iterable<string> {
   const now = ctx.now();
   const { stock, frames } = seatMapCache(ctx.db);
   // The numbers are read inside the write transaction (timed-out carts are released first); the text is
@@ -80,16 +87,23 @@ export function inventoryJson(
     }
     return [frame, live];
   });
-  return stitch(frame, live);
+  return frame.rows.length <= SEATS_PER_CHUNK ? stitch(frame, live, 0, frame.rows.length) : chunks(frame, live);
+}
+
+function* chunks(frame: Frame, live: readonly string[]): Generator<string> {
+  for (let from = 0; from < frame.rows.length; from += SEATS_PER_CHUNK) yield stitch(frame, live, from, Math.min(from + SEATS_PER_CHUNK, frame.rows.length));
 }
 
 const contextKey = (context: PriceContext) => `${context.currency}\n${context.rate ? `${context.rate.units}e-${context.rate.scale}` : ''}`;
 
-/** `live`: available and held of each row, alternating (stock.live()) */
-function stitch(frame: Frame, live: readonly string[]): string {
+/**
+ * The text of items [from, to): `live` holds available and held of each row, alternating (stock.live()).
+ * The first piece carries the head of the answer, the last its tail.
+ */
+function stitch(frame: Frame, live: readonly string[], from: number, to: number): string {
   const { rows, parts } = frame;
-  let out = parts[0] ?? '';
-  for (let k = 0; k < rows.length; k++) {
+  let out = from === 0 ? (parts[0] ?? '') : '';
+  for (let k = from; k < to; k++) {
     const row = 2 * (rows[k] ?? 0);
     out += `${live[row] ?? ''}${parts[2 * k + 1] ?? ''}${live[row + 1] ?? ''}${parts[2 * k + 2] ?? ''}`;
   }

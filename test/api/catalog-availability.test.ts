@@ -55,6 +55,16 @@ describe('the inventory answer is unchanged byte for byte', () => {
   afterAll(() => engine.close());
 
   it('equals the schema serializer applied to the view, for seats and standing, per language and currency, with stock held', async () => {
+    // and a hall of 5,000 seats, whose answer is streamed in pieces
+    const doc = demoCatalog();
+    const tempest = doc.events.find((event) => event.id === 'the-tempest');
+    tempest?.occurrences.push({
+      id: 'big-hall', startsAt: '2027-05-01T18:00:00Z', onSale: true,
+      areas: [{ id: 'hall', name: { en: 'Hall', de: 'Saal' }, seating: 'assigned', priceOptions: [{ id: 'hall-full', name: 'Full', price: { amount: 1000, currency: 'EUR' } }],
+        inventoryItems: Array.from({ length: 5000 }, (_, i) => ({ id: `H${i}`, ...(i % 3 > 0 && { label: `Seat "${i}"` }), capacity: 1 })) }],
+    });
+    expect((await engine.request('PUT', '/catalog', { body: doc })).status).toBe(200);
+    await createCart(engine, [seat('H4001', 'hall-full', 'big-hall'), seat('H17', 'hall-full', 'big-hall')]);
     await createCart(engine, [seat('C12'), seat('C13')]);
     await createCart(engine, [concert(3)]);
     // The reference: the view as the use case builds it, through Fastify's own response serializer.
@@ -65,7 +75,7 @@ describe('the inventory answer is unchanged byte for byte', () => {
       data: occurrenceInventory(ctx, request.query.o, request.query.c, request.query.l),
     }));
     try {
-      for (const [occurrenceId, language, currency] of [[TEMPEST, 'en', undefined], [TEMPEST, 'de', 'USD'], [BRASS, 'fr', 'JPY'], [BRASS, 'en', 'EUR'], ['gift-card', 'de', undefined]] as const) {
+      for (const [occurrenceId, language, currency] of [[TEMPEST, 'en', undefined], [TEMPEST, 'de', 'USD'], [BRASS, 'fr', 'JPY'], [BRASS, 'en', 'EUR'], ['gift-card', 'de', undefined], ['big-hall', 'de', 'USD'], ['big-hall', 'en', undefined]] as const) {
         const expected = await reference.inject({ url: '/', query: { o: occurrenceId, l: language, ...(currency && { c: currency }) } });
         expect(expected.statusCode).toBe(200);
         expect(await inventoryText(engine, occurrenceId, language, currency)).toBe(expected.body);

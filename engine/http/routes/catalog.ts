@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AvailabilityQuery, AvailabilityView, CatalogDocument, CatalogImportResult, EventView, InventoryView, LocationView } from '../../contract/catalog';
@@ -40,7 +41,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = 
   }));
 
   // Reply: the answer is JSON text (see below); the schema still documents it and types the rest.
-  app.get<{ Params: { occurrenceId: string }; Querystring: { currency?: string }; Reply: string }>(
+  app.get<{ Params: { occurrenceId: string }; Querystring: { currency?: string }; Reply: string | Readable }>(
     '/occurrences/:occurrenceId/inventory',
     {
       config: read,
@@ -59,7 +60,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = 
       const serialize = reply.getSerializationFunction('200');
       if (!serialize) throw new Error('the inventory route has no serializer for 200');
       const json = inventoryJson(ctx, serialize, request.params.occurrenceId, request.query.currency, pickLanguage(request.headers['accept-language']));
-      return reply.type('application/json; charset=utf-8').send(json);
+      return reply.type('application/json; charset=utf-8').send(typeof json === 'string' ? json : Readable.from(json, { objectMode: false }));
     },
   );
 
