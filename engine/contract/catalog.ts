@@ -170,3 +170,38 @@ export const InventoryView = Type.Object({
 export type InventoryView = Static<typeof InventoryView>;
 export type LocationView = Static<typeof LocationView>;
 export type EventView = Static<typeof EventView>;
+
+/** `<catalog>.<stock>`: the counters of migration 0012 when the answer was made. */
+const StockVersion = Type.String({ pattern: '^[0-9]{1,15}\\.[0-9]{1,15}$', maxLength: 31 });
+
+export const AvailabilityQuery = Type.Object(
+  {
+    since: Type.Optional({
+      ...StockVersion,
+      description: 'the `version` of an earlier answer: only inventory items changed after it are listed',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const AvailabilityView = Type.Object({
+  occurrenceId: Id,
+  version: { ...StockVersion, description: 'pass as `since` to get only what changes after this answer' },
+  complete: Type.Boolean({
+    description:
+      'true: `items` lists every inventory item (no `since`, or the catalog was imported again since then: fetch the inventory afresh); false: only items changed since `since`',
+  }),
+  areas: Type.Array(
+    Type.Object({ id: Id, capacity: Type.Integer(), available: Type.Integer(), held: Type.Integer() }),
+    { description: 'every area of the occurrence with the sums over its inventory items, in the inventory\'s order' },
+  ),
+  items: Type.Object(
+    {
+      ids: Type.Array(Id),
+      available: Type.Array(Type.Integer()),
+      held: Type.Array(Type.Integer()),
+    },
+    { description: 'parallel arrays: item ids[k] has available[k] places left and held[k] in unpaid carts' },
+  ),
+});
+export type AvailabilityView = Static<typeof AvailabilityView>;

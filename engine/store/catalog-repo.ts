@@ -24,6 +24,13 @@ export interface AreaRow { id: string; name: string; seating: 'general' | 'assig
 export interface OptionRow { id: string; areaId: string; name: string; price: number }
 export interface ItemRow { id: string; areaId: string; label: string | null; capacity: number; available: number; held: number }
 
+/**
+ * What an inventory item has left to sell, over inventory_items' own columns: the one definition every
+ * availability read uses (the inventory, the seat-map stock of store/stock-repo.ts, the compact form).
+ */
+/** What is left for everyone: capacity less what is held in carts, sold, and granted to terminals (contract §10). */
+export const availableSql = (table = '') => `MAX(${table}capacity - ${table}held - ${table}sold - ${table}allocated, 0)`;
+
 interface RawOccurrence extends Omit<OccurrenceFacts, 'onSale'> { onSale: number }
 interface RawLocation { id: string; name: string; currencies: string }
 
@@ -65,7 +72,7 @@ export function createCatalogRepo(db: Db) {
   const optionsOf = db.prepare<[string], OptionRow>(`
     SELECT id, area_id AS areaId, name, price FROM price_options WHERE occurrence_id = ? AND active = 1 ORDER BY position`);
   const itemsOf = db.prepare<[string], ItemRow>(`
-    SELECT id, area_id AS areaId, label, capacity, MAX(capacity - held - sold - allocated, 0) AS available, held
+    SELECT id, area_id AS areaId, label, capacity, ${availableSql()} AS available, held
     FROM inventory_items WHERE occurrence_id = ? AND active = 1 ORDER BY position`);
 
   return {

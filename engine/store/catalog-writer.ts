@@ -12,6 +12,8 @@ export function createCatalogWriter(db: Db) {
     (table) => db.prepare(`UPDATE ${table} SET active = 0 WHERE active = 1`),
   );
   const clearRates = db.prepare('DELETE FROM exchange_rates');
+  // every import is a new catalog version: prepared seat maps (use-cases/seat-map.ts) are rebuilt on it
+  const bumpCatalogVersion = db.prepare('UPDATE stock_clock SET catalog = catalog + 1 WHERE id = 1');
   const upsertLocation = db.prepare(`INSERT INTO locations (id, name, currencies, position, time_zone) VALUES (?, ?, ?, ?, ?)
     ON CONFLICT (id) DO UPDATE SET name = excluded.name, currencies = excluded.currencies, position = excluded.position,
       time_zone = excluded.time_zone, active = 1`);
@@ -45,6 +47,7 @@ export function createCatalogWriter(db: Db) {
   const epoch = (iso: string | undefined): number | null => (iso === undefined ? null : Date.parse(iso));
 
   return function write(doc: CatalogDocument): void {
+    bumpCatalogVersion.run();
     for (const statement of deactivate) statement.run();
     clearRates.run();
     clearNames.run();

@@ -47,7 +47,8 @@ export function createCart(ctx: EngineContext, body: CreateCartBody, terminalId?
     };
     consumeAllocation(ctx, terminalId, occurrence.id, plan.holds);
     ctx.carts.insert(cart, plan.lines.map((line) => ({ ...line, id: ctx.newId('itm') })), plan.holds);
-    return cartView(ctx, { ...cart, status: 'held', orderId: null }, now);
+    // the location and price context this cart was just priced with, not looked up again
+    return cartView(ctx, { ...cart, status: 'held', orderId: null }, now, undefined, { location, context: pricing });
   });
 }
 

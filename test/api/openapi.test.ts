@@ -56,6 +56,7 @@ const EXPECTED: [path: string, method: string, scope: string | undefined][] = [
   ['/api/v3/locations', 'get', 'catalog:read'],
   ['/api/v3/events', 'get', 'catalog:read'],
   ['/api/v3/occurrences/{occurrenceId}/inventory', 'get', 'catalog:read'],
+  ['/api/v3/occurrences/{occurrenceId}/availability', 'get', 'catalog:read'],
   ['/api/v3/catalog', 'put', 'catalog:write'],
   ['/api/v3/health', 'get', undefined],
   ['/api/v3/capabilities', 'get', undefined],

@@ -1,12 +1,15 @@
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { CatalogDocument, CatalogImportResult, EventView, InventoryView, LocationView } from '../../contract/catalog';
+import { AvailabilityQuery, AvailabilityView, CatalogDocument, CatalogImportResult, EventView, InventoryView, LocationView } from '../../contract/catalog';
 import { CurrencyQuery, Id, LIMITS, replies } from '../../contract/common';
+import { occurrenceAvailabilityJson } from '../../use-cases/availability';
 import { importCatalog, listEvents, listLocations, occurrenceInventory } from '../../use-cases/catalog';
 import type { EngineContext } from '../../use-cases/context';
 import { pickLanguage } from '../i18n';
 import { exportCatalog, VOUCHER_READERS } from '../../use-cases/export-catalog';
 import { grants } from '../../domain/scopes';
+import { inventoryJson } from '../../use-cases/seat-map';
 
 const read = { scope: 'catalog:read' } as const;
 const tags = ['catalog'];
@@ -58,7 +61,8 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = 
     data: listEvents(ctx, pickLanguage(request.headers['accept-language'])),
   }));
 
-  app.get(
+  // Reply: the answer is JSON text (see below); the schema still documents it and types the rest.
+  app.get<{ Params: { occurrenceId: string }; Querystring: { currency?: string }; Reply: string | Readable }>(
     '/occurrences/:occurrenceId/inventory',
     {
       config: read,
@@ -71,6 +75,39 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = 
         response: replies(200, InventoryView),
       },
     },
-    async (request) => ({ data: occurrenceInventory(ctx, request.params.occurrenceId, request.query.currency, pickLanguage(request.headers['accept-language'])) }),
+    // The answer is stitched from prepared JSON (use-cases/seat-map.ts), byte for byte what the schema's
+    // serializer would make of it; a string with a JSON content type is sent as it is.
+    async (request, reply) => {
+      const serialize = reply.getSerializationFunction('200');
+      if (!serialize) throw new Error('the inventory route has no serializer for 200');
+      const language = pickLanguage(request.headers['accept-language']);
+      // A terminal of a hub shows what it can sell (its hand, and online what the venue has left): not a
+      // column of its own database, so its (small, terminal-sized) seat maps take the plain view.
+      if (ctx.syncing && ctx.terminal.sellsFromHoldings) {
+        return reply.type('application/json; charset=utf-8').send(serialize({ data: occurrenceInventory(ctx, request.params.occurrenceId, request.query.currency, language) }));
+      }
+      const json = inventoryJson(ctx, serialize, request.params.occurrenceId, request.query.currency, language);
+      return reply.type('application/json; charset=utf-8').send(typeof json === 'string' ? json : Readable.from(json, { objectMode: false }));
+    },
+  );
+
+  app.get<{ Params: { occurrenceId: string }; Querystring: { since?: string }; Reply: string }>(
+    '/occurrences/:occurrenceId/availability',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'Live availability of an occurrence in compact form: per area and per item, or only what changed since a version',
+        description:
+          'For seat maps of tens of thousands of seats: fetch the inventory once, then poll this with `since` set to the last answer\'s `version`. ' +
+          'When `complete` is true the catalog was imported again since that version (or no `since` was given): every item is listed, and a client ' +
+          'holding an inventory should fetch it afresh. Versions are kept in the database and stay valid across restarts.',
+        params: Type.Object({ occurrenceId: Id }),
+        querystring: AvailabilityQuery,
+        response: replies(200, AvailabilityView),
+      },
+    },
+    async (request, reply) =>
+      reply.type('application/json; charset=utf-8').send(occurrenceAvailabilityJson(ctx, request.params.occurrenceId, request.query.since)),
   );
 };

@@ -1,0 +1,58 @@
+import { availableSql } from './catalog-repo';
+import type { Db } from './db';
+
+/** The database's catalog and stock counters (migration 0012). */
+export interface StockVersions { readonly catalog: number; readonly stock: number }
+
+/** JSON arrays (text) of item ids, their available and their held places, in the same order */
+export interface ItemStockJson { readonly ids: string; readonly available: string; readonly held: string }
+export interface AreaStock { readonly id: string; readonly capacity: number; readonly available: number; readonly held: number }
+
+/**
+ * The live side of a seat map: only numbers, in the order of the primary key (occurrence, item id), so SQLite
+ * walks the table without sorting. A prepared seat map (use-cases/seat-map.ts) knows where each row goes.
+ */
+export function createStockRepo(db: Db) {
+  const versions = db.prepare<[], StockVersions>('SELECT catalog, stock FROM stock_clock WHERE id = 1');
+  const ids = db.prepare<[string], string>('SELECT id FROM inventory_items WHERE occurrence_id = ? AND active = 1 ORDER BY id').pluck();
+  // Materializing a JavaScript row per seat costs ten times what SQLite's scan does, so the numbers come
+  // back as one text. An aggregate over a subquery with ORDER BY reads it in that order (the subquery is
+  // not flattened into an aggregate), and the primary key gives that order without sorting.
+  const live = db.prepare<[string], string | null>(`
+    SELECT group_concat(stock, ',') FROM (
+      SELECT ${availableSql()} || ',' || held AS stock FROM inventory_items WHERE occurrence_id = ? AND active = 1 ORDER BY id)`).pluck();
+  const changed = db.prepare<[string, number], ItemStockJson>(`
+    SELECT json_group_array(id) AS ids, json_group_array(available) AS available, json_group_array(held) AS held FROM (
+      SELECT id, ${availableSql()} AS available, held FROM inventory_items WHERE occurrence_id = ? AND active = 1 AND stock_version > ? ORDER BY id)`);
+  // one pass over the occurrence's items, grouped by area; areas without items are added from areaIds
+  const areaIds = db.prepare<[string], string>('SELECT id FROM areas WHERE occurrence_id = ? AND active = 1 ORDER BY position').pluck();
+  const areaSums = db.prepare<[string], AreaStock>(`
+    SELECT area_id AS id, SUM(capacity) AS capacity, SUM(${availableSql()}) AS available, SUM(held) AS held
+    FROM inventory_items WHERE occurrence_id = ? AND active = 1 GROUP BY area_id`);
+  return {
+    versions(): StockVersions {
+      const row = versions.get();
+      if (!row) throw new Error('stock_clock has no row (migration 0012)');
+      return row;
+    },
+    /** the active inventory item ids of an occurrence, in the order of live() */
+    ids: (occurrenceId: string): string[] => ids.all(occurrenceId),
+    /** available and held of every active item, alternating, as decimal text, in the order of ids() */
+    live(occurrenceId: string): string[] {
+      return live.get(occurrenceId)?.split(',') ?? [];
+    },
+    /** items whose held, sold or capacity changed after stock counter `since` (-1: every item) */
+    changedSince(occurrenceId: string, since: number): ItemStockJson {
+      const row = changed.get(occurrenceId, since);
+      if (!row) throw new Error('an aggregate answers one row');
+      return row;
+    },
+    /** every active area in catalog order with the sums over its active items */
+    areas(occurrenceId: string): AreaStock[] {
+      const sums = new Map(areaSums.all(occurrenceId).map((row) => [row.id, row]));
+      return areaIds.all(occurrenceId).map((id) => sums.get(id) ?? { id, capacity: 0, available: 0, held: 0 });
+    },
+  };
+}
+
+export type StockRepo = ReturnType<typeof createStockRepo>;
