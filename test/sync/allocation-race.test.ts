@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ALLOC, seatId } from '../fixtures/allocation-catalog';
 import type { TestEngine } from '../helpers/engine';
+import { mulberry32 } from '../helpers/fault-proxy';
 import { expectInvariant, holdingOf, hubStock, sellAt, startHub, startTerminal, type Terminal } from './allocation-helpers';
 import { allOrders, importedOrders, readonlyDb, sleep, waitForSynced, type Order } from './harness';
 
@@ -21,18 +22,6 @@ afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
 });
 
-/** a seeded PRNG per racer, so a run can be replayed */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('three terminals and a web shop race for the last places', () => {
   it('never oversells, never sells a seat twice, delivers every order once with zero conflicts, sells everything', async () => {
     const { hub, catalogPath, remove } = await startHub({ floor: FLOOR, seats: SEATS });
@@ -44,6 +33,7 @@ describe('three terminals and a web shop race for the last places', () => {
       terminal.proxy.setRates({ serviceUnavailable: 0.05, tooMany: 0.02, loseAfterForward: 0.05 });
       terminals.push(terminal);
     }
+    // a seeded PRNG per racer (mulberry32, as the fault proxy's), so a run can be replayed
     const webKey = hub.createKey(['carts:write', 'orders:write', 'catalog:read']);
     const local = terminals.map((): Order[] => []);
     const web: Order[] = [];
@@ -95,9 +85,9 @@ describe('three terminals and a web shop race for the last places', () => {
 
     await Promise.all([
       ...terminals.map((terminal, t) =>
-        race(async (item, quantity) => result(await sellAt(terminal.engine, item, quantity), local[t] ?? []), prng(t + 1), () => handLeft(terminal.engine)),
+        race(async (item, quantity) => result(await sellAt(terminal.engine, item, quantity), local[t] ?? []), mulberry32(t + 1), () => handLeft(terminal.engine)),
       ),
-      race(async (item, quantity) => result(await sellAt(hub, item, quantity, webKey), web), prng(99), async () => 0),
+      race(async (item, quantity) => result(await sellAt(hub, item, quantity, webKey), web), mulberry32(99), async () => 0),
     ]);
     for (const terminal of terminals) terminal.proxy.heal();
     for (const terminal of terminals) {
