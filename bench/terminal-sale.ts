@@ -178,12 +178,21 @@ function targetsOf(rows: TerminalRow[], oneAtATime: Timing[], asked: { carts: nu
   const cartRatio = (alone?.p50 ?? Number.NaN) / (held?.p50 ?? Number.NaN);
   const added = (onDemand?.p50 ?? Number.NaN) - (held?.p50 ?? Number.NaN);
   const pct = (x: number) => `${(100 * x).toFixed(0)} %`;
+  const meanCpu = (of: TerminalRow[]) => of.reduce((sum, r) => sum + r.cpuMsPerSale, 0) / of.length;
+  const cpu = { alone: meanCpu(rows.filter((r) => r.ratio === undefined)), terminal: meanCpu(terminals) };
+  const extraCpu = cpu.terminal / cpu.alone - 1;
   return [
     {
       what: `7. sale on a terminal holding its places, ${conns} conns: req/s vs standalone`,
       goal: 'within 10 %',
       measured: `${ratios.map(pct).join(', ')} (mean ${pct(ratio)})`,
       met: ratio >= 0.9,
+    },
+    {
+      what: '7. sale on a terminal holding its places: CPU per sale vs standalone (engine process)',
+      goal: 'within 10 %',
+      measured: `${cpu.terminal.toFixed(2)} vs ${cpu.alone.toFixed(2)} ms (${extraCpu >= 0 ? '+' : ''}${pct(extraCpu)})`,
+      met: extraCpu <= 0.1,
     },
     {
       what: '7. create cart (1 at a time) on the terminal holding its places: p50 vs standalone',
