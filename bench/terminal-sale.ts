@@ -183,7 +183,7 @@ function targetsOf(rows: TerminalRow[], oneAtATime: Timing[], asked: { carts: nu
   const extraCpu = cpu.terminal / cpu.alone - 1;
   return [
     {
-      what: `7. sale on a terminal holding its places, ${conns} conns: req/s vs standalone`,
+      what: `7. sale on a terminal holding its places, ${conns} connection${conns === 1 ? '' : 's'} each: req/s vs standalone`,
       goal: 'within 10 %',
       measured: `${ratios.map(pct).join(', ')} (mean ${pct(ratio)})`,
       met: ratio >= 0.9,
