@@ -68,7 +68,8 @@ export async function terminalSale<S extends Running>(bench: TerminalBench<S>, w
     return server;
   };
   const stop = async (server: S) => {
-    running.splice(running.indexOf(server), 1);
+    const at = running.indexOf(server);
+    if (at >= 0) running.splice(at, 1);
     await bench.stop(server);
   };
   const hub = await start('hub', bench.engineArgs(dirs.hub, ['--catalog', catalogPath]));
