@@ -58,8 +58,42 @@ export interface BenchReport {
   startup: StartupFigure[];
   seeding: { orders: number; seconds: number; totalOrders: number }[];
   flash?: { soldOutMs: number | null; proof: Record<string, number | boolean> };
+  /** scenario 7 (issue #11): a sale on a terminal of a hub beside the same sale on a standalone engine */
+  terminal?: TerminalReport;
   targets: Target[];
 }
+
+/** One engine's side of a run of scenario 7: cart + checkout on a standalone engine or on a terminal (bench/terminal-sale.ts). */
+export interface TerminalRow {
+  id: string;
+  title: string;
+  connections: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  createCart: { p50: number; p99: number };
+  checkout: { p50: number; p99: number };
+  errors: number;
+  peakRssMb: number;
+  /** carts made during the run (warm-up included), from the engine's data file */
+  carts: number;
+  /** CPU time (user + system) of the engine process per cart + checkout, over the whole run */
+  cpuMsPerSale: number;
+  /** CPU time of the hub process during the run (it runs on the same machine), ms */
+  hubCpuMs?: number;
+  /** POST /allocations of this terminal that the hub answered during the run */
+  grants?: number;
+  /** at a terminal: places it could sell from its hand when the run started */
+  sellableAtStart?: number;
+  /** req/s over the standalone engine's req/s in the same run */
+  ratio?: number;
+  load: LoadResult;
+}
+
+/** Requests made one at a time from the bench's own process (fetch, as a terminal calls its hub), interleaved. */
+export interface Timing { what: string; count: number; p50: number; p99: number }
+
+export interface TerminalReport { rows: TerminalRow[]; oneAtATime: Timing[] }
 
 const fmt = (x: number | undefined, digits = 1) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(digits));
 const int = (x: number) => Math.round(x).toLocaleString('en-US');
@@ -97,12 +131,26 @@ export function table(report: BenchReport): string {
     out.push(`sold out in ${fmt((report.flash.soldOutMs ?? Number.NaN) / 1000, 2)} s; seats sold ${p.soldBefore} → ${p.soldAfter}; held after ${p.heldAfter}; ` +
       `seats over capacity ${p.oversold}; orders ${p.orders}; tickets ${p.tickets} for ${p.distinctSeatsTicketed} distinct seats; seats sold twice ${p.seatsSoldTwice}: ${p.ok ? 'PROVEN' : 'FAILED'}`);
   }
-  out.push('', '### Targets', '');
-  out.push(pad([['target', 'goal', 'measured', ''], ...report.targets.map((t) => [t.what, t.goal, t.measured, t.met ? 'met' : 'MISSED'])]));
+  if (report.terminal) out.push('', terminalTable(report.terminal));
+  out.push('', '### Targets', '', targetsTable(report.targets));
   out.push('', `Machine: ${report.machine.cpus} × ${report.machine.cpuModel}, ${fmt(report.machine.memoryGb, 0)} GB, Node ${report.machine.node}; ` +
     `load average before ${report.machine.loadAverageBefore.map((x) => x.toFixed(2)).join(' ')}, after ${report.machine.loadAverageAfter.map((x) => x.toFixed(2)).join(' ')}; ` +
     `whole run ${fmt(report.seconds, 0)} s.`);
   return out.join('\n');
+}
+
+export function targetsTable(targets: readonly Target[]): string {
+  return pad([['target', 'goal', 'measured', ''], ...targets.map((t) => [t.what, t.goal, t.measured, t.met ? 'met' : 'MISSED'])]);
+}
+
+/** Scenario 7's runs and the hub round trips, as Markdown. */
+export function terminalTable(t: TerminalReport): string {
+  const head = ['run', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'create cart p50 / p99 ms', 'checkout p50 / p99 ms', 'errors', 'CPU ms per sale', 'hub CPU ms', 'grants', '× standalone'];
+  const cells = t.rows.map((r) => [r.title, String(r.connections), int(r.rps), fmt(r.p50, 2), fmt(r.p99, 2), `${fmt(r.createCart.p50, 2)} / ${fmt(r.createCart.p99, 2)}`,
+    `${fmt(r.checkout.p50, 2)} / ${fmt(r.checkout.p99, 2)}`, String(r.errors), fmt(r.cpuMsPerSale, 2), fmt(r.hubCpuMs, 0), r.grants === undefined ? '–' : int(r.grants),
+    r.ratio === undefined ? '–' : `${(100 * r.ratio).toFixed(0)} %`]);
+  const timings = t.oneAtATime.map((r) => [r.what, int(r.count), fmt(r.p50, 2), fmt(r.p99, 2)]);
+  return ['### 7. A sale on a terminal (issue #11)', '', pad([head, ...cells]), '', pad([['one request at a time, interleaved', 'requests', 'p50 ms', 'p99 ms'], ...timings])].join('\n');
 }
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

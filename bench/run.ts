@@ -6,9 +6,10 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { benchCatalog, CONCERT, FLASH, SEAT_MAPS, VOUCHER } from './catalog';
-import { chart, table, type BenchReport, type LoadResult, type Row, type StartupFigure, type Target } from './report';
+import { chart, table, targetsTable, terminalTable, type BenchReport, type LoadResult, type Row, type StartupFigure, type Target } from './report';
 import { flashSoldBefore, preSellFlash, proveFlash, seedOrders } from './seed';
 import { syncBacklog } from './sync-backlog';
+import { terminalSale } from './terminal-sale';
 
 /**
  * `npm run bench`: builds and starts the real engine as `npm run serve` does (the esbuild bundle, fresh database, rate limit off) and a minimal Fastify +
@@ -16,7 +17,8 @@ import { syncBacklog } from './sync-backlog';
  * another process), alternating engine and baseline runs, and writes a table (stdout), JSON and an SVG chart
  * under bench/results/. Options: --warmup S, --duration S (per run), --max-orders N (the largest order history,
  * default 1,000,000), --cpu-prof (profiles of the engine into bench/results/profiles/), --keep (keep the data
- * dirs), --sync-orders N (the sync backlog scenario's waiting orders, default 2,000), --sync-only (run just that).
+ * dirs), --sync-orders N (the sync backlog scenario's waiting orders, default 2,000), --sync-only (run just that),
+ * --terminal-connections N (scenario 7's connections, default 1), --terminal-only (run just scenario 7).
  */
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -30,6 +32,8 @@ const { values: opts } = parseArgs({
     keep: { type: 'boolean', default: false },
     'sync-orders': { type: 'string', default: '2000' },
     'sync-only': { type: 'boolean', default: false },
+    'terminal-connections': { type: 'string', default: '1' },
+    'terminal-only': { type: 'boolean', default: false },
   },
 });
 const WARMUP = Number(opts.warmup);
@@ -104,10 +108,10 @@ function rssMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 
 /** The engine as `npm run serve` runs it: the esbuild bundle (built by main() first), not tsx. */
 const BUNDLE = join(ROOT, 'dist', 'engine', 'serve.mjs');
-const engineArgs = (extra: readonly string[] = []) => [
+const engineArgs = (extra: readonly string[] = [], data = engineDir) => [
   ...(opts['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${join(RESULTS, 'profiles')}`] : []),
   '--enable-source-maps', BUNDLE,
-  '--port', '0', '--data', engineDir, '--rate-limit', '0', '--no-demo', '--hold-seconds', '3600', '--log-level', 'warn', ...extra,
+  '--port', '0', '--data', data, '--rate-limit', '0', '--no-demo', '--hold-seconds', '3600', '--log-level', 'warn', ...extra,
 ];
 
 /** Runs bench/load.mjs against `server` and samples the server's RSS meanwhile. */
@@ -207,8 +211,23 @@ async function backlog(): Promise<Target> {
   };
 }
 
+/** Scenario 7, "a sale on a terminal" (issue #11): standalone vs a terminal holding its places, and an on-demand grant (bench/terminal-sale.ts). */
+function terminal() {
+  return terminalSale({ start: startServer, stop: stopServer, load, engineArgs: (dir, extra) => engineArgs(extra, dir), say }, work,
+    { connections: Number(opts['terminal-connections']), warmup: WARMUP, duration: DURATION, pairs: 3 });
+}
+
 async function main(): Promise<void> {
   mkdirSync(RESULTS, { recursive: true });
+  if (opts['terminal-only']) {
+    await buildBundle();
+    const { report, targets } = await terminal();
+    const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
+    writeFileSync(join(RESULTS, `terminal-${stamp}.json`), `${JSON.stringify({ startedAt: startedAt.toISOString(), loadAverageBefore: loadBefore, loadAverageAfter: loadavg(), ...report, targets }, null, 2)}\n`);
+    process.stdout.write(`${terminalTable(report)}\n\n${targetsTable(targets)}\n\nload average before ${loadBefore.map((x) => x.toFixed(2)).join(' ')}, ` +
+      `after ${loadavg().map((x) => x.toFixed(2)).join(' ')}; ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
+    return;
+  }
   if (opts['sync-only']) {
     const target = await backlog();
     process.stdout.write(`${target.what}: ${target.measured} (goal ${target.goal}: ${target.met ? 'met' : 'MISSED'})\n`);
@@ -283,10 +302,12 @@ async function main(): Promise<void> {
   await stopServer(engine);
 
   const drained = await backlog();
+  const sale = await terminal();
 
   ratios();
   const report = finish(proof, flash);
-  report.targets.push(drained);
+  report.targets.push(drained, ...sale.targets);
+  report.terminal = sale.report;
   const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
   writeFileSync(join(RESULTS, `bench-${stamp}.json`), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(join(RESULTS, `bench-${stamp}.svg`), chart(report));

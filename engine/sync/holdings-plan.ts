@@ -21,8 +21,10 @@ export function onDemandChanges(ctx: EngineContext, needs: readonly Need[], keep
   for (const need of wanted.values()) {
     const row = ctx.holdings.get(need.occurrenceId, need.inventoryItemId);
     const sellable = row ? sellableFromHand(row.inHand, row.heldLocally, row.lapsesAt, now) : 0;
-    const seat = ctx.catalog.inventory(need.occurrenceId, [need.inventoryItemId]).get(need.inventoryItemId)?.seating === 'assigned';
-    const request = onDemandRequest(need.quantity, sellable, seat ? 0 : keepInHand);
+    // Enough in hand, the usual case of every sale: nothing to ask, and no catalog read on the sale's path.
+    if (sellable >= need.quantity) continue;
+    const seating = row?.seating ?? ctx.catalog.inventory(need.occurrenceId, [need.inventoryItemId]).get(need.inventoryItemId)?.seating;
+    const request = onDemandRequest(need.quantity, sellable, seating === 'assigned' ? 0 : keepInHand);
     if (request) changes.push({ occurrenceId: need.occurrenceId, inventoryItemId: need.inventoryItemId, ...request });
   }
   return changes;

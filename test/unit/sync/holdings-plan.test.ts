@@ -1,0 +1,83 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSimulator } from '../../../engine/payments/simulator';
+import { immediate, openDatabase, type Db } from '../../../engine/store/db';
+import { onDemandChanges } from '../../../engine/sync/holdings-plan';
+import { importCatalog } from '../../../engine/use-cases/catalog';
+import { createContext, type EngineContext } from '../../../engine/use-cases/context';
+import { createCart } from '../../../engine/use-cases/create-cart';
+import { ALLOC, allocationCatalog, seatId } from '../../fixtures/allocation-catalog';
+
+/**
+ * What a terminal asks its hub for within a cart's request (contract §10), on a real data file: nothing while
+ * its hand covers the cart, else the shortfall — topped up to the usual amount for a general item, the seat
+ * alone for an assigned one, whether the terminal ever held it (seating from the catalog) or not.
+ */
+
+const KEEP = 10;
+const NOW = Date.parse('2027-08-01T12:00:00Z');
+const open: { db: Db; dir: string }[] = [];
+afterEach(() => {
+  for (const { db, dir } of open.splice(0)) {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+function terminal(): EngineContext {
+  const dir = mkdtempSync(join(tmpdir(), 'kassa-plan-'));
+  const db = openDatabase(dir);
+  open.push({ db, dir });
+  const simulator = createSimulator(db, { baseUrl: () => 'http://127.0.0.1:1', now: () => NOW });
+  const ctx = createContext(db, { holdSeconds: 900, now: () => NOW, payments: simulator.provider, syncing: true });
+  importCatalog(ctx, allocationCatalog({ floor: 500, seats: 4 }));
+  ctx.terminal.sellsFromHoldings = true;
+  return ctx;
+}
+
+function hold(ctx: EngineContext, itemId: string, inHand: number, lapsesAt = NOW + 3_600_000): void {
+  immediate(ctx.db, () => {
+    ctx.holdings.add(ALLOC.occurrenceId, itemId, inHand);
+    ctx.holdings.renew(lapsesAt);
+  });
+}
+
+const need = (inventoryItemId: string, quantity: number) => ({ occurrenceId: ALLOC.occurrenceId, inventoryItemId, quantity });
+const asked = (inventoryItemId: string, change: number, minimum: number) => ({ occurrenceId: ALLOC.occurrenceId, inventoryItemId, change, minimum });
+const floor = ALLOC.floor.inventoryItemId;
+
+describe('onDemandChanges', () => {
+  it('asks nothing while the places in hand cover the cart, lines of one item added up', () => {
+    const ctx = terminal();
+    hold(ctx, floor, 5);
+    expect(onDemandChanges(ctx, [need(floor, 5)], KEEP, NOW)).toEqual([]);
+    expect(onDemandChanges(ctx, [need(floor, 2), need(floor, 3)], KEEP, NOW)).toEqual([]);
+    expect(onDemandChanges(ctx, [need(floor, 2), need(floor, 4)], KEEP, NOW)).toEqual([asked(floor, 1 + KEEP, 1)]);
+  });
+
+  it('a general item: the shortfall beyond what no cart here holds, topped up to the usual amount', () => {
+    const ctx = terminal();
+    hold(ctx, floor, 3);
+    createCart(ctx, { items: [{ ...need(floor, 2), priceOptionId: ALLOC.floor.priceOptionId }] });
+    // 3 in hand, 2 of them in a cart: 1 sellable, 4 needed
+    expect(onDemandChanges(ctx, [need(floor, 4)], KEEP, NOW)).toEqual([asked(floor, 3 + KEEP, 3)]);
+  });
+
+  it('never held: a general item asks the usual amount on top, a seat only itself (seating read from the catalog)', () => {
+    const ctx = terminal();
+    expect(onDemandChanges(ctx, [need(floor, 2)], KEEP, NOW)).toEqual([asked(floor, 2 + KEEP, 2)]);
+    expect(onDemandChanges(ctx, [need(seatId(0), 1)], KEEP, NOW)).toEqual([asked(seatId(0), 1, 1)]);
+  });
+
+  it('a holding past its lapse deadline counts as nothing in hand: the seat alone is asked again', () => {
+    const ctx = terminal();
+    hold(ctx, seatId(1), 1, NOW - 1);
+    hold(ctx, floor, 50, NOW - 1);
+    expect(onDemandChanges(ctx, [need(seatId(1), 1), need(floor, 1)], KEEP, NOW)).toEqual([
+      asked(seatId(1), 1, 1),
+      asked(floor, 1 + KEEP, 1),
+    ]);
+  });
+});
