@@ -414,6 +414,16 @@ describe('serve refuses bad options and bad catalogs', () => {
     expect(result.stderr).not.toMatch(STACK_FRAME);
   });
 
+  it('--upstream-key KEY (a secret in the process list) is refused: exit 1, naming the safe ways, not the key', { timeout: SLOW }, async () => {
+    const result = await failing(['--data', tempDir(), '--upstream', 'http://127.0.0.1:9', '--upstream-key', 'kassa_argv_secret']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/--upstream-key is not accepted/);
+    expect(result.stderr).toContain('--upstream-key-file');
+    expect(result.stderr).toContain('KASSA_UPSTREAM_KEY');
+    expect(result.stdout + result.stderr).not.toContain('kassa_argv_secret');
+    expect(result.stderr).not.toMatch(STACK_FRAME);
+  });
+
   it('a catalog that breaks the schema: exits non-zero naming the file and the field', { timeout: SLOW }, async () => {
     const dir = tempDir();
     const file = join(dir, 'bad.json');

@@ -9,9 +9,11 @@ export interface ServeProcess {
   output: () => string;
 }
 
-export async function startServe(args: readonly string[], timeoutMs = 20_000): Promise<ServeProcess> {
+/** `env` adds to the test's environment: secrets such as KASSA_UPSTREAM_KEY go there, never into `args`. */
+export async function startServe(args: readonly string[], timeoutMs = 20_000, env: Readonly<Record<string, string>> = {}): Promise<ServeProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'engine/cli/serve.ts', '--port', '0', ...args], {
     cwd: new URL('../../', import.meta.url),
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
