@@ -1,10 +1,12 @@
 import { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AvailabilityQuery, AvailabilityView, CatalogDocument, CatalogImportResult, EventView, InventoryView, LocationView } from '../../contract/catalog';
 import { CurrencyQuery, Id, LIMITS, replies } from '../../contract/common';
 import { occurrenceAvailabilityJson } from '../../use-cases/availability';
-import { importCatalog, listEvents, listLocations, occurrenceInventory } from '../../use-cases/catalog';
+import { listEvents, listLocations, occurrenceInventory } from '../../use-cases/catalog';
+import { importCatalogInSlices } from '../../use-cases/import-catalog';
 import type { EngineContext } from '../../use-cases/context';
 import { pickLanguage } from '../i18n';
 import { exportCatalog, VOUCHER_READERS } from '../../use-cases/export-catalog';
@@ -20,6 +22,11 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = 
     {
       config: { scope: 'catalog:write' },
       bodyLimit: LIMITS.maxCatalogBytes,
+      // Parsing a body of 16 MiB and checking it against the schema each hold the event loop a few hundred ms:
+      // a turn of the loop between the two lets other requests through (the import itself runs in slices).
+      preValidation: async () => {
+        await nextTurn();
+      },
       schema: {
         tags,
         summary: 'Import a catalog document (contract §2)',
@@ -28,7 +35,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = 
         response: replies(200, CatalogImportResult),
       },
     },
-    async (request) => ({ data: importCatalog(ctx, request.body) }),
+    async (request) => ({ data: await importCatalogInSlices(ctx, request.body) }),
   );
 
   app.get(
