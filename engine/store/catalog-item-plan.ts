@@ -137,6 +137,21 @@ function createStager(db: Db) {
   const item = db.prepare<[string, string, string, string | null, number, number]>(`INSERT INTO inventory_items (occurrence_id, id, area_id, label, capacity, position, active)
     VALUES (?, ?, ?, ?, ?, ?, 0)`);
 
+  /**
+   * Staged rows are inactive and disposable, so their batches commit without waiting for the disk
+   * (synchronous = NORMAL: in WAL mode still all or nothing, only perhaps lost at a power cut). The import's
+   * last transaction commits with the engine's setting (FULL), which makes everything before it durable too.
+   */
+  const withoutSync = (work: () => void): void => {
+    const setting = Number(db.pragma('synchronous', { simple: true }));
+    db.pragma('synchronous = NORMAL');
+    try {
+      work();
+    } finally {
+      db.pragma(`synchronous = ${setting}`);
+    }
+  };
+
   return {
     isNew: (id: string): boolean => occurrenceExists.get(id) === undefined,
     location(doc: CatalogDocument['locations'][number]): void {
@@ -151,9 +166,11 @@ function createStager(db: Db) {
       yield;
       for (const each of doc.areas) {
         for (let from = 0; from < each.inventoryItems.length; from += STAGE_BATCH) {
-          immediate(db, () => {
-            each.inventoryItems.slice(from, from + STAGE_BATCH).forEach((one, i) => item.run(doc.id, one.id, each.id, one.label ?? null, one.capacity, from + i));
-          });
+          withoutSync(() =>
+            immediate(db, () => {
+              each.inventoryItems.slice(from, from + STAGE_BATCH).forEach((one, i) => item.run(doc.id, one.id, each.id, one.label ?? null, one.capacity, from + i));
+            }),
+          );
           yield;
         }
       }
