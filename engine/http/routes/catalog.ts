@@ -30,7 +30,10 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = 
       schema: {
         tags,
         summary: 'Import a catalog document (contract §2)',
-        description: `At most ${LIMITS.maxCatalogBytes} bytes (16 MiB, some 250,000 seats); a larger body answers 413 BODY_TOO_LARGE with details.limit.`,
+        description:
+          `At most ${LIMITS.maxCatalogBytes} bytes (16 MiB, some 250,000 seats); a larger body answers 413 BODY_TOO_LARGE with details.limit. ` +
+          'All or nothing: a document that breaks a rule answers 400 and changes nothing. A large document is imported in slices, so the engine ' +
+          'keeps answering other requests meanwhile; they see the previous catalog until this request is answered. Imports run one after another.',
         body: CatalogDocument,
         response: replies(200, CatalogImportResult),
       },
