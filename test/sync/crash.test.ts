@@ -111,7 +111,7 @@ describe.each(UPSTREAMS)('the kiosk killed while it syncs to a $kind', ({ kind }
         const extraMs = Math.floor(random() * 16);
         const target = checkouts() + k;
         await waitUntil(() => checkouts() >= target || proc.child.exitCode !== null, 30_000, `round ${round}: ${k} more checkouts`);
-        await sleep(extraMs);
+        await sleep(extraMs); // a seeded random moment for the kill, part of the drill: no wait for an outcome
         proc.child.kill('SIGKILL');
         kills.push(`round ${round}: after ${k} checkouts + ${extraMs} ms`);
       } else {
