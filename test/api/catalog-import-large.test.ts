@@ -206,3 +206,69 @@ describe('a large import cut short by SIGKILL', () => {
     expect(arenaRows(dataDir)).toEqual({ all: SEATS, active: SEATS });
   }, 90_000);
 });
+
+describe('a re-import writes what changed (the plan of store/catalog-item-plan.ts)', () => {
+  type Item = { id: string; capacity: number };
+  const general = (id: string, items: Item[]) => ({
+    id,
+    name: id,
+    seating: 'general' as const,
+    priceOptions: [{ id: `${id}-adult`, name: 'Adult', price: { amount: 1000, currency: 'EUR' } }],
+    inventoryItems: items.map((item) => ({ ...item, label: `${item.id} (${id})` })),
+  });
+  const doc = (o1: ReturnType<typeof general>[], o2: boolean): CatalogDocument => ({
+    locations: [{ id: 'club', name: 'Club', currencies: ['EUR'] }],
+    events: [
+      {
+        id: 'gig',
+        name: 'Gig',
+        locationId: 'club',
+        kind: 'ticket',
+        occurrences: [
+          { id: 'gig-1', startsAt: '2031-05-01T20:00:00Z', onSale: true, areas: o1 },
+          ...(o2 ? [{ id: 'gig-2', startsAt: '2031-05-02T20:00:00Z', onSale: true, areas: [general('x', [{ id: 'e', capacity: 9 }])] }] : []),
+        ],
+      },
+    ],
+  });
+  const before = doc([general('x', [{ id: 'a', capacity: 5 }, { id: 'b', capacity: 5 }, { id: 'c', capacity: 5 }]), general('y', [{ id: 'd', capacity: 5 }])], true);
+  // a's capacity changed, c before a, b moved to area y, d dropped, f new, the second night dropped
+  const after = doc([general('x', [{ id: 'c', capacity: 5 }, { id: 'a', capacity: 7 }]), general('y', [{ id: 'b', capacity: 5 }, { id: 'f', capacity: 3 }])], false);
+
+  let engine: TestEngine;
+  beforeAll(async () => {
+    engine = await startTestEngine({ demo: false });
+  });
+  afterAll(() => engine.close());
+
+  const seatMap = async (occurrenceId: string) => {
+    const answer = await engine.request<{ data: { areas: { id: string; inventoryItems: { id: string; label: string; capacity: number; available: number }[] }[] } }>(
+      'GET',
+      `/occurrences/${occurrenceId}/inventory`,
+    );
+    if (answer.status !== 200) return answer.status;
+    return answer.body.data.areas.map((area) => [area.id, area.inventoryItems.map((item) => `${item.id} ${item.label} ${item.capacity}/${item.available}`)]);
+  };
+
+  it('changes, moves, drops and adds items and occurrences, keeping what carts hold; and back again', async () => {
+    expect((await engine.request('PUT', '/catalog', { body: before })).status).toBe(200);
+    const cart = await engine.request('POST', '/carts', { body: { items: [{ occurrenceId: 'gig-1', inventoryItemId: 'a', priceOptionId: 'x-adult', quantity: 2 }] } });
+    expect(cart.status).toBe(201);
+
+    expect((await engine.request('PUT', '/catalog', { body: after })).status).toBe(200);
+    expect(await seatMap('gig-1')).toEqual([
+      ['x', ['c c (x) 5/5', 'a a (x) 7/5']],
+      ['y', ['b b (y) 5/5', 'f f (y) 3/3']],
+    ]);
+    expect(await seatMap('gig-2')).toBe(404);
+    const events = await engine.request<{ data: { occurrences: { id: string }[] }[] }>('GET', '/events');
+    expect(events.body.data.flatMap((event) => event.occurrences.map((occurrence) => occurrence.id))).toEqual(['gig-1']);
+
+    expect((await engine.request('PUT', '/catalog', { body: before })).status).toBe(200);
+    expect(await seatMap('gig-1')).toEqual([
+      ['x', ['a a (x) 5/3', 'b b (x) 5/5', 'c c (x) 5/5']],
+      ['y', ['d d (y) 5/5']],
+    ]);
+    expect(await seatMap('gig-2')).toEqual([['x', ['e e (x) 9/9']]]);
+  });
+});
