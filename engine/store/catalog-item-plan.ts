@@ -8,7 +8,7 @@ import { defaultName } from '../domain/names';
  * event loop back in between; the write that follows then touches only what differs:
  *   - an occurrence the database has stored already: its items are compared with the stored rows (reads
  *     only) and the plan lists the new or changed ones and those the document no longer names;
- *   - an occurrence the database has never seen (with `stage`): its rows — and its event and location if
+ *   - an occurrence the database has never seen (with `staging`): its rows — and its event and location if
  *     they are new too — are inserted beforehand INACTIVE, a batch per small transaction. Inactive rows are
  *     invisible to every reader (the writer already keeps rows a catalog dropped that way), so nothing can
  *     sell them; the import's one write transaction then switches them on with a single UPDATE, far
