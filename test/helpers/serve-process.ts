@@ -20,7 +20,11 @@ export async function startServe(args: readonly string[], timeoutMs = 20_000, en
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${stdout}${stderr}`)), timeoutMs);
+    // not ready in time: stopped here, so that no engine outlives the test that started it
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`serve did not start within ${timeoutMs} ms: ${stdout}${stderr}`));
+    }, timeoutMs);
     child.stdout?.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
       const match = /listening on (http:\/\/\S+)/.exec(stdout);
