@@ -8,8 +8,8 @@ export const UPSTREAM_KEY_ENV = 'KASSA_UPSTREAM_KEY';
 /**
  * Command-line options of `serve` (contract §1). The upstream's key is a secret, so it comes from a file
  * (`--upstream-key-file FILE`, first line) or the environment (`KASSA_UPSTREAM_KEY`), never from argv,
- * which every user of the machine can read in the process list. `--upstream-key KEY` still works for old
- * scripts but adds a warning to `warnings`, which `serve` logs.
+ * which every user of the machine can read in the process list. `--upstream-key KEY` is refused with a usage
+ * error naming both (the key itself is not repeated in the message).
  */
 export function parseServeArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = {}) {
   const { values } = strictParse({
@@ -37,9 +37,12 @@ export function parseServeArgs(argv: readonly string[], env: Readonly<Record<str
       'offline-sales': { type: 'boolean', default: false },
     },
   });
-  const warnings: string[] = [];
+  // Declared only so that it is refused by name (strict parsing would call it merely "unknown").
+  if (values['upstream-key'] !== undefined) {
+    throw new UsageError(`--upstream-key is not accepted: a key in argv is readable by every user of this machine in the process list; put it in a file and pass --upstream-key-file FILE, or set ${UPSTREAM_KEY_ENV}`);
+  }
   // The environment's key is used only with --upstream: set in a shell, it must not turn a standalone till into an error.
-  const key = upstreamKeyOf(values['upstream-key'], values['upstream-key-file'], values.upstream === undefined ? undefined : env[UPSTREAM_KEY_ENV], warnings);
+  const key = upstreamKeyOf(values['upstream-key-file'], values.upstream === undefined ? undefined : env[UPSTREAM_KEY_ENV]);
   return {
     port: wholeNumber('--port', values.port, 65535),
     host: values.host,
@@ -59,13 +62,11 @@ export function parseServeArgs(argv: readonly string[], env: Readonly<Record<str
     paymentAnswerDelayMs: wholeNumber('--psp-answer-delay-ms', values['psp-answer-delay-ms'], 600_000),
     printers: printersOf(values.printer),
     paymentDeadlineMs: wholeNumber('--payment-deadline-seconds', values['payment-deadline-seconds'], 600, 1) * 1000,
-    warnings,
   };
 }
 
-/** The upstream key from exactly one source: a file, the environment, or (deprecated) argv. */
-function upstreamKeyOf(inArgv: string | undefined, file: string | undefined, inEnv: string | undefined, warnings: string[]): string | undefined {
-  if (inArgv !== undefined && file !== undefined) throw new UsageError('--upstream-key and --upstream-key-file exclude each other');
+/** The upstream key from a file (which wins) or the environment. */
+function upstreamKeyOf(file: string | undefined, inEnv: string | undefined): string | undefined {
   if (file !== undefined) {
     let text: string;
     try {
@@ -76,10 +77,6 @@ function upstreamKeyOf(inArgv: string | undefined, file: string | undefined, inE
     const key = text.split(/\r?\n/, 1)[0]?.trim() ?? '';
     if (key === '') throw new UsageError(`--upstream-key-file ${file} is empty`);
     return key;
-  }
-  if (inArgv !== undefined) {
-    warnings.push(`--upstream-key puts the key in the process list, where every user of this machine can read it: use --upstream-key-file FILE or ${UPSTREAM_KEY_ENV} instead`);
-    return inArgv;
   }
   return inEnv === undefined || inEnv.trim() === '' ? undefined : inEnv.trim();
 }

@@ -15,7 +15,6 @@ async function main(): Promise<void> {
     { level: args.logLevel, redact: [...LOG_REDACTIONS] },
     pino.destination(2),
   );
-  for (const warning of args.warnings) logger.warn(warning);
   const engine = await startEngine({ ...args, ...bundledPaths(), logger });
   console.log(`listening on ${engine.url}`);
   console.log(engine.ui ? `ui: ${engine.ui.url}` : 'ui: not built — run `npm run build`, then start again (the API is at /api/v3)');

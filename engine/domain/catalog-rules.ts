@@ -45,12 +45,26 @@ function isTimeZone(name: string): boolean {
 
 const invalid = (param: string, reason: string): EngineError => new EngineError('INVALID_FIELD_VALUE', { param, details: { reason } });
 
+/** inventory items checked between two pauses of catalogChecks */
+const CHECK_STEP = 5_000;
+
 function requireUnique(seen: Set<string>, id: string, param: string): void {
   if (seen.has(id)) throw invalid(param, 'duplicate_id');
   seen.add(id);
 }
 
+/** Every rule at once: throws the first failure. */
 export function checkCatalog(doc: DocLike): void {
+  const steps = catalogChecks(doc);
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+}
+
+/**
+ * The same rules in steps: the generator pauses after each area (and every few thousand inventory items
+ * inside a big one), so a caller may hand the event loop back between steps. Throws the first failure.
+ */
+export function* catalogChecks(doc: DocLike): Generator<void, void, undefined> {
   const baseCurrency = new Map<string, string>();
   doc.locations.forEach((location, l) => {
     if (baseCurrency.has(location.id)) throw invalid(`locations[${l}].id`, 'duplicate_id');
@@ -73,7 +87,7 @@ export function checkCatalog(doc: DocLike): void {
 
   const eventIds = new Set<string>();
   const occurrenceIds = new Set<string>();
-  doc.events.forEach((event, e) => {
+  for (const [e, event] of doc.events.entries()) {
     const at = `events[${e}]`;
     requireUnique(eventIds, event.id, `${at}.id`);
     const base = baseCurrency.get(event.locationId);
@@ -86,29 +100,31 @@ export function checkCatalog(doc: DocLike): void {
       requireUnique(extraIds, extra.id, `${at}.extras[${x}].id`);
       inBase(extra, `${at}.extras[${x}]`);
     });
-    event.occurrences.forEach((occurrence, o) => {
+    for (const [o, occurrence] of event.occurrences.entries()) {
       const oat = `${at}.occurrences[${o}]`;
       requireUnique(occurrenceIds, occurrence.id, `${oat}.id`);
       const areaIds = new Set<string>();
       const optionIds = new Set<string>();
       const itemIds = new Set<string>();
-      occurrence.areas.forEach((area, a) => {
+      for (const [a, area] of occurrence.areas.entries()) {
         const aat = `${oat}.areas[${a}]`;
         requireUnique(areaIds, area.id, `${aat}.id`);
         area.priceOptions.forEach((option, p) => {
           requireUnique(optionIds, option.id, `${aat}.priceOptions[${p}].id`);
           inBase(option, `${aat}.priceOptions[${p}]`);
         });
-        area.inventoryItems.forEach((item, i) => {
+        for (const [i, item] of area.inventoryItems.entries()) {
           requireUnique(itemIds, item.id, `${aat}.inventoryItems[${i}].id`);
           if (area.seating === 'assigned' && item.capacity !== 1) throw invalid(`${aat}.inventoryItems[${i}].capacity`, 'assigned_seat_capacity');
-        });
-      });
-    });
-  });
+          if (i % CHECK_STEP === CHECK_STEP - 1) yield;
+        }
+        yield;
+      }
+    }
+  }
 
   const codes = new Set<string>();
-  doc.vouchers?.forEach((voucher, v) => {
+  for (const [v, voucher] of (doc.vouchers ?? []).entries()) {
     requireUnique(codes, voucher.code.toUpperCase(), `vouchers[${v}].code`);
     if ((voucher.percentOff === undefined) === (voucher.amountOff === undefined)) throw invalid(`vouchers[${v}]`, 'percent_or_amount_off');
     if (voucher.percentOff !== undefined && !parseDecimal(String(voucher.percentOff))) throw invalid(`vouchers[${v}].percentOff`, 'not_a_decimal');
@@ -116,5 +132,6 @@ export function checkCatalog(doc: DocLike): void {
     voucher.eventIds?.forEach((id, i) => {
       if (!eventIds.has(id)) throw invalid(`vouchers[${v}].eventIds[${i}]`, 'unknown_event');
     });
-  });
+    if (v % CHECK_STEP === CHECK_STEP - 1) yield;
+  }
 }

@@ -11,8 +11,9 @@ export const LIMITS = {
   maxIdLength: 128,
   maxNameLength: 200,
   /**
-   * a catalog document (PUT /catalog, --catalog): 16 MiB, some 250,000 seats. It is imported in one
-   * transaction (all or nothing); the limit keeps its parse and write to a few hundred MB and about a second.
+   * a catalog document (PUT /catalog, --catalog): 16 MiB, some 250,000 seats. Imported all or nothing, in
+   * slices (use-cases/import-catalog.ts); the limit bounds the parsed document in memory (a few hundred MB at
+   * most) and the two pauses left, parsing and the schema check (a few hundred ms).
    */
   maxCatalogBytes: 16 * 1024 * 1024,
 } as const;

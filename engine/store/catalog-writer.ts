@@ -1,14 +1,20 @@
 import type { Db } from './db';
 import type { CatalogDocument } from '../contract/catalog';
 import { defaultName, translations, type Translated } from '../domain/names';
+import { createItemPlanner, type ItemPlan } from './catalog-item-plan';
 
 /**
  * Writes a checked catalog document. Rows are upserted by id so held and sold quantities and voucher
  * redemptions survive; rows the document no longer names are marked inactive rather than deleted, since
  * carts and orders may still name them. Runs inside the caller's transaction.
+ *
+ * Inventory items, a row per seat, are written from a plan (catalog-item-plan.ts): only the rows that differ.
+ * `write` takes a plan made beforehand (in steps, with new occurrences staged, by importCatalogInSlices) if it
+ * is still valid, and otherwise makes one on the spot.
  */
 export function createCatalogWriter(db: Db) {
-  const deactivate = ['locations', 'events', 'extras', 'occurrences', 'areas', 'price_options', 'inventory_items', 'vouchers'].map(
+  const planner = createItemPlanner(db);
+  const deactivate = ['locations', 'events', 'extras', 'occurrences', 'areas', 'price_options', 'vouchers'].map(
     (table) => db.prepare(`UPDATE ${table} SET active = 0 WHERE active = 1`),
   );
   const clearRates = db.prepare('DELETE FROM exchange_rates');
@@ -38,6 +44,9 @@ export function createCatalogWriter(db: Db) {
     ON CONFLICT (occurrence_id, id) DO UPDATE SET area_id = excluded.area_id, name = excluded.name, price = excluded.price, position = excluded.position, active = 1`);
   const upsertItem = db.prepare(`INSERT INTO inventory_items (occurrence_id, id, area_id, label, capacity, position) VALUES (?, ?, ?, ?, ?, ?)
     ON CONFLICT (occurrence_id, id) DO UPDATE SET area_id = excluded.area_id, label = excluded.label, capacity = excluded.capacity, position = excluded.position, active = 1`);
+  const deactivateItem = db.prepare('UPDATE inventory_items SET active = 0 WHERE occurrence_id = ? AND id = ? AND active = 1');
+  const deactivateItemsOf = db.prepare('UPDATE inventory_items SET active = 0 WHERE occurrence_id = ? AND active = 1');
+  const activateStaged = db.prepare('UPDATE inventory_items SET active = 1 WHERE occurrence_id = ? AND active = 0');
   const upsertVoucher = db.prepare(`INSERT INTO vouchers (code, percent_off, amount_off, amount_off_currency, valid_until, max_redemptions, event_ids, combinable)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (code) DO UPDATE SET percent_off = excluded.percent_off, amount_off = excluded.amount_off,
@@ -46,7 +55,9 @@ export function createCatalogWriter(db: Db) {
 
   const epoch = (iso: string | undefined): number | null => (iso === undefined ? null : Date.parse(iso));
 
-  return function write(doc: CatalogDocument): void {
+  function write(doc: CatalogDocument, planned?: ItemPlan): void {
+    // read before the version moves: a plan made at an older version is made again
+    const plan = planned && planned.catalogVersion === planner.catalogVersion() ? planned : planner.planNow(doc);
     bumpCatalogVersion.run();
     for (const statement of deactivate) statement.run();
     clearRates.run();
@@ -69,10 +80,13 @@ export function createCatalogWriter(db: Db) {
           area.priceOptions.forEach((option, p) =>
             upsertOption.run(occurrence.id, option.id, area.id, named('priceOption', occurrence.id, option.id, option.name), option.price.amount, p),
           );
-          area.inventoryItems.forEach((item, i) => upsertItem.run(occurrence.id, item.id, area.id, item.label ?? null, item.capacity, i));
         });
       });
     });
+    for (const { occurrenceId, areaId, position, item } of plan.upserts) upsertItem.run(occurrenceId, item.id, areaId, item.label ?? null, item.capacity, position);
+    for (const { occurrenceId, id } of plan.deactivate) deactivateItem.run(occurrenceId, id);
+    for (const occurrenceId of plan.vanished) deactivateItemsOf.run(occurrenceId);
+    for (const occurrenceId of plan.staged) activateStaged.run(occurrenceId);
     for (const voucher of doc.vouchers ?? []) {
       upsertVoucher.run(
         voucher.code.toUpperCase(),
@@ -85,5 +99,7 @@ export function createCatalogWriter(db: Db) {
         voucher.combinable === true ? 1 : 0,
       );
     }
-  };
+  }
+
+  return { write, plan: planner.plan };
 }

@@ -3,7 +3,7 @@ import type { Log } from '../log';
 import Value from 'typebox/value';
 import { CatalogDocument } from '../contract/catalog';
 import { immediate } from '../store/db';
-import { importCatalog } from '../use-cases/catalog';
+import { importCatalogInSlices } from '../use-cases/import-catalog';
 import type { EngineContext } from '../use-cases/context';
 import type { Channel } from './channel';
 import { isTransient } from './retry';
@@ -40,7 +40,7 @@ export async function pullCatalog(ctx: EngineContext, upstream: Channel, logger:
   }
   const hash = createHash('sha256').update(JSON.stringify(doc)).digest('hex');
   if (hash !== ctx.outbox.state('catalog_hash')) {
-    importCatalog(ctx, doc);
+    await importCatalogInSlices(ctx, doc);
     immediate(ctx.db, () => ctx.outbox.setState('catalog_hash', hash));
     logger.info('catalog pulled from upstream');
   }

@@ -13,9 +13,18 @@ import { extraReference, ticketReference } from './v1/mapping-table';
 
 /** The catalog: import (contract §2) and the read endpoints. */
 
+/**
+ * Imports a catalog in one go: at start (`--catalog FILE`, before the engine listens) and in tests. The
+ * HTTP route and the sync pull use importCatalogInSlices (import-catalog.ts), which hands the event loop back.
+ */
 export function importCatalog(ctx: EngineContext, doc: CatalogDocument) {
   checkCatalog(doc);
-  immediate(ctx.db, () => ctx.writeCatalog(doc));
+  immediate(ctx.db, () => ctx.catalogWriter.write(doc));
+  return importSummary(doc);
+}
+
+/** The answer of an import: what the document holds. */
+export function importSummary(doc: CatalogDocument) {
   const occurrences = doc.events.flatMap((event) => event.occurrences);
   return {
     locations: doc.locations.length,

@@ -16,7 +16,7 @@ export interface EngineContext {
   readonly db: Db;
   readonly catalog: ReturnType<typeof createCatalogRepo>;
   readonly carts: ReturnType<typeof createCartRepo>;
-  readonly writeCatalog: ReturnType<typeof createCatalogWriter>;
+  readonly catalogWriter: ReturnType<typeof createCatalogWriter>;
   readonly checkout: ReturnType<typeof createCheckoutRepo>;
   readonly orders: ReturnType<typeof createOrderRepo>;
   readonly outbox: ReturnType<typeof createOutboxRepo>;
@@ -51,7 +51,7 @@ export function createContext(
     db,
     catalog: createCatalogRepo(db),
     carts: createCartRepo(db),
-    writeCatalog: createCatalogWriter(db),
+    catalogWriter: createCatalogWriter(db),
     checkout: createCheckoutRepo(db),
     orders: createOrderRepo(db),
     outbox: createOutboxRepo(db),

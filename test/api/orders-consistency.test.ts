@@ -1,3 +1,5 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCatalog } from '../../engine/catalog/demo';
 import { openDatabase } from '../../engine/store/db';
@@ -7,6 +9,16 @@ import { startTestEngine, type TestEngine } from '../helpers/engine';
 
 interface Cart { id: string; total: { amount: number; currency: string } }
 interface Order { total: { amount: number; currency: string }; payment: { amount: { amount: number } }; receiptLines: { amount: { amount: number } }[] }
+
+/** charges the simulated provider has recorded (its table in the engine's database, read beside it) */
+function charges(dataDir: string): number {
+  const db = new Database(join(dataDir, 'kassa.sqlite'), { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare<[], number>('SELECT count(*) FROM psp_charges').pluck().get() ?? 0;
+  } finally {
+    db.close();
+  }
+}
 
 const seat = (id: string) => ({ items: [{ occurrenceId: 'tempest-2027-04-02', inventoryItemId: id, priceOptionId: 'stalls-full', quantity: 1 }] });
 
@@ -21,6 +33,7 @@ describe('the catalog changing while the provider is answering', () => {
     ['a new USD rate', (doc: ReturnType<typeof demoCatalog>) => doc.exchangeRates?.forEach((rate) => rate.to === 'USD' && (rate.rate = '2.5'))],
     ['the USD rate removed', (doc: ReturnType<typeof demoCatalog>) => (doc.exchangeRates = doc.exchangeRates?.filter((rate) => rate.to !== 'USD'))],
   ])('%s: the order keeps the total that was charged', async (_name, change) => {
+    const chargesBefore = charges(engine.dataDir);
     const created = await engine.request<{ data: Cart }>('POST', '/carts', { body: { ...seat(_name.includes('new') ? 'G1' : 'G2'), currency: 'USD' } });
     const cart = created.body.data;
     expect(cart.total).toEqual({ amount: 4871, currency: 'USD' }); // 45.00 EUR × 1.0825
@@ -28,7 +41,10 @@ describe('the catalog changing while the provider is answering', () => {
       body: { cartId: cart.id, expectedTotal: cart.total, payment: { method: 'card', token: 'tok_visa' } },
       headers: { 'idempotency-key': crypto.randomUUID() },
     });
-    await new Promise((done) => setTimeout(done, 150)); // the provider has the charge; its answer is on the way
+    // the provider has the charge; its answer is on the way (600 ms)
+    for (const deadline = Date.now() + 10_000; charges(engine.dataDir) === chargesBefore; await new Promise((done) => setTimeout(done, 10))) {
+      if (Date.now() > deadline) throw new Error('the provider never recorded the charge');
+    }
     const doc = demoCatalog();
     change(doc);
     expect((await engine.request('PUT', '/catalog', { body: doc })).status).toBe(200);

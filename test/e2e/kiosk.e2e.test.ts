@@ -104,8 +104,11 @@ describe('kiosk mode (self-service) in the browser', () => {
 
   it('shows the attract screen with large language buttons (no idle question there, no Mode), accessible', async () => {
     const page = await openKiosk(ui, 'mode=kiosk&idle=1');
+    // The page runs on Playwright's clock (from the reload on): idle time passes when the test says, not by waiting.
+    await page.clock.install();
+    await page.reload();
     await visible(page.getByRole('heading', { name: 'Tickets for tonight and beyond' }));
-    await page.waitForTimeout(2_000); // idle twice over: nobody is asked anything before a sale starts
+    await page.clock.runFor(2_000); // idle twice over: nobody is asked anything before a sale starts
     expect(await page.getByRole('dialog').count()).toBe(0);
     // A customer has no way into box-office mode (cash, refunds): no Mode switch on a kiosk.
     expect(await page.getByRole('combobox', { name: 'Mode' }).count()).toBe(0);
@@ -119,6 +122,11 @@ describe('kiosk mode (self-service) in the browser', () => {
     expect(start && start.y > VIEWPORTS.kiosk.height / 2).toBe(true);
     await screenshot(page, 'kiosk-attract');
     await expectAccessible(page, 'kiosk attract screen');
+    // …whereas the same two idle seconds once a sale has started do ask (so the clock above did run).
+    await page.getByRole('button', { name: 'Touch to start' }).click();
+    await visible(page.getByRole('button', { name: CONCERT_DATE }));
+    await page.clock.runFor(2_000);
+    await visible(page.getByRole('dialog'));
   });
 
   it('switches to French with its button; the next customer (Start over, or a reload) starts in English again', async () => {

@@ -9,16 +9,22 @@ export interface ServeProcess {
   output: () => string;
 }
 
-export async function startServe(args: readonly string[], timeoutMs = 20_000): Promise<ServeProcess> {
+/** `env` adds to the test's environment: secrets such as KASSA_UPSTREAM_KEY go there, never into `args`. */
+export async function startServe(args: readonly string[], timeoutMs = 20_000, env: Readonly<Record<string, string>> = {}): Promise<ServeProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'engine/cli/serve.ts', '--port', '0', ...args], {
     cwd: new URL('../../', import.meta.url),
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${stdout}${stderr}`)), timeoutMs);
+    // not ready in time: stopped here, so that no engine outlives the test that started it
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`serve did not start within ${timeoutMs} ms: ${stdout}${stderr}`));
+    }, timeoutMs);
     child.stdout?.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
       const match = /listening on (http:\/\/\S+)/.exec(stdout);

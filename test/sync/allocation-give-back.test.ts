@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ALLOC, allocationCatalog } from '../fixtures/allocation-catalog';
 import { holdingOf, hubStock, startHub, startTerminal, waitForSellable } from './allocation-helpers';
-import { sleep, waitUntil } from './harness';
+import { waitUntil } from './harness';
 
 /** Contract §10: unsold places go back when staff ask for it and when the show goes off sale. */
 
@@ -23,7 +23,11 @@ describe('giving places back', () => {
     expect(answer.status).toBe(200);
     expect(answer.body.data.holdings.find((row) => row.inventoryItemId === 'floor')?.inHand).toBe(0);
     expect(hubStock(hub.dataDir).find((row) => row.id === 'floor')?.allocated).toBe(0);
-    await sleep(6_000); // more than one top-up cycle (5 s)
+    // more than one top-up cycle, at the shipped 5 s: each cycle ends by reading the hub's inventory, so two
+    // such reads after the give-back mean a whole cycle ran after it
+    const refreshes = () => terminal.proxy.counters.byRoute['relayed GET /occurrences/:id/inventory'] ?? 0;
+    const refreshesAtGiveBack = refreshes();
+    await waitUntil(() => refreshes() >= refreshesAtGiveBack + 2, 20_000, 'two more top-up cycles');
     expect(hubStock(hub.dataDir).find((row) => row.id === 'floor')?.allocated).toBe(0);
     const cart = await terminal.engine.request('POST', '/carts', {
       body: { items: [{ occurrenceId: ALLOC.occurrenceId, inventoryItemId: 'floor', priceOptionId: ALLOC.floor.priceOptionId, quantity: 2 }] },

@@ -46,7 +46,8 @@ describe.each(UPSTREAMS)('a backlog of orders sold while the upstream ($kind) wa
     const { upstream, kiosk, proxy } = pair;
 
     const local = await sellMany(kiosk, 300);
-    // Down long enough for the long wait to have grown (the upstream answered nothing at all).
+    // Down long enough for the long wait to have grown (the upstream answered nothing at all): the shipped-default
+    // test of the backlog, 20 s down counted from the kiosk's first refused attempt.
     await sleep(Math.max(0, 20_000 - (Date.now() - (proxy.events[0]?.at ?? Date.now()))));
     const offline = await syncStatus(kiosk);
     expect(offline).toMatchObject({ online: false, waiting: 300, estimatedSecondsLeft: null, deliveryRate: 0 });

@@ -10,7 +10,7 @@ import {
   outboxOf,
   sell,
   sellItem,
-  sleep,
+  waitUntil,
   startPair,
   syncStatus,
   waitForStatus,
@@ -74,9 +74,9 @@ describe.each(UPSTREAMS)('an order the upstream ($kind) refuses for stock', ({ k
     expect(importedOrders(await allOrders(upstream)).some((order) => order.payment.reference === vip.id)).toBe(false);
 
     // It stays in the inbox through more sync cycles (catalog pulls every 100 ms, the worker polling every 20 ms)…
-    const pullsBefore = proxy.counters.byRoute['relayed GET /catalog'] ?? 0;
-    await sleep(1_000);
-    expect(proxy.counters.byRoute['relayed GET /catalog'] ?? 0).toBeGreaterThan(pullsBefore + 3);
+    const pulls = () => proxy.counters.byRoute['relayed GET /catalog'] ?? 0;
+    const pullsBefore = pulls();
+    await waitUntil(() => pulls() > pullsBefore + 3, 15_000, 'four more sync cycles (catalog pulls)');
     let status = await syncStatus(kiosk);
     expect(status.conflicts).toEqual([conflict]);
     expect(status.waiting).toBe(0);
@@ -110,8 +110,10 @@ describe.each(UPSTREAMS)('an order the upstream ($kind) refuses for stock', ({ k
     expect(resolved.status, JSON.stringify(resolved.body)).toBe(200);
     expect(resolved.body.data).toMatchObject({ id: conflict.id, state: 'resolved', resolvedNote: note, orderId: vip.id });
 
+    // Not sent again: the worker goes on with its cycles (three more catalog pulls seen), and sends nothing.
     const cartsBefore = deliveriesStarted(proxy, kind);
-    await sleep(500);
+    const pullsAtResolve = pulls();
+    await waitUntil(() => pulls() >= pullsAtResolve + 3, 15_000, 'three more sync cycles after the resolve');
     status = await syncStatus(kiosk);
     expect(status).toMatchObject({ waiting: 0, conflicts: [] });
     expect(deliveriesStarted(proxy, kind)).toBe(cartsBefore); // not sent again

@@ -75,8 +75,9 @@ describe.each(UPSTREAMS)('an order kept offline past the idempotency-key lifetim
     expect((await syncStatus(kiosk)).waiting).toBe(pending.length);
 
     // 25 hours on, still offline, on both sides.
+    const refusedBefore = proxy.counters.down;
     shift = 25 * HOUR;
-    await new Promise((resolve) => setTimeout(resolve, 200)); // a few more failed attempts at the new time
+    await waitUntil(() => proxy.counters.down >= refusedBefore + 3, 20_000, 'three more failed attempts at the new time');
     const keys = readonlyDb(upstream.dataDir, (db) => db.prepare<[], { created_at: number; state: string }>('SELECT created_at, state FROM idempotency_keys').all());
     expect(keys).toHaveLength(before.length);
     for (const key of keys) {
