@@ -8,8 +8,10 @@ export const UPSTREAM_KEY_ENV = 'KASSA_UPSTREAM_KEY';
 /**
  * Command-line options of `serve` (contract §1). The upstream's key is a secret, so it comes from a file
  * (`--upstream-key-file FILE`, first line) or the environment (`KASSA_UPSTREAM_KEY`), never from argv,
- * which every user of the machine can read in the process list. `--upstream-key KEY` is refused with a usage
- * error naming both (the key itself is not repeated in the message).
+ * which every user of the machine can read in the process list. `--upstream-key KEY` is what contract §1 and
+ * §10 name, so it still works, but it adds a warning to `warnings`, which `serve` logs, and `serve` rewrites its
+ * process title at once (see `titleWithoutKey`) so that the key stays in the process list for as short a time
+ * as possible.
  */
 export function parseServeArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = {}) {
   const { values } = strictParse({
@@ -37,12 +39,9 @@ export function parseServeArgs(argv: readonly string[], env: Readonly<Record<str
       'offline-sales': { type: 'boolean', default: false },
     },
   });
-  // Declared only so that it is refused by name (strict parsing would call it merely "unknown").
-  if (values['upstream-key'] !== undefined) {
-    throw new UsageError(`--upstream-key is not accepted: a key in argv is readable by every user of this machine in the process list; put it in a file and pass --upstream-key-file FILE, or set ${UPSTREAM_KEY_ENV}`);
-  }
+  const warnings: string[] = [];
   // The environment's key is used only with --upstream: set in a shell, it must not turn a standalone till into an error.
-  const key = upstreamKeyOf(values['upstream-key-file'], values.upstream === undefined ? undefined : env[UPSTREAM_KEY_ENV]);
+  const key = upstreamKeyOf(values['upstream-key'], values['upstream-key-file'], values.upstream === undefined ? undefined : env[UPSTREAM_KEY_ENV], warnings);
   return {
     port: wholeNumber('--port', values.port, 65535),
     host: values.host,
@@ -62,11 +61,13 @@ export function parseServeArgs(argv: readonly string[], env: Readonly<Record<str
     paymentAnswerDelayMs: wholeNumber('--psp-answer-delay-ms', values['psp-answer-delay-ms'], 600_000),
     printers: printersOf(values.printer),
     paymentDeadlineMs: wholeNumber('--payment-deadline-seconds', values['payment-deadline-seconds'], 600, 1) * 1000,
+    warnings,
   };
 }
 
-/** The upstream key from a file (which wins) or the environment. */
-function upstreamKeyOf(file: string | undefined, inEnv: string | undefined): string | undefined {
+/** The upstream key from exactly one source: a file, the environment, or (deprecated) argv. */
+function upstreamKeyOf(inArgv: string | undefined, file: string | undefined, inEnv: string | undefined, warnings: string[]): string | undefined {
+  if (inArgv !== undefined && file !== undefined) throw new UsageError('--upstream-key and --upstream-key-file exclude each other');
   if (file !== undefined) {
     let text: string;
     try {
@@ -77,6 +78,10 @@ function upstreamKeyOf(file: string | undefined, inEnv: string | undefined): str
     const key = text.split(/\r?\n/, 1)[0]?.trim() ?? '';
     if (key === '') throw new UsageError(`--upstream-key-file ${file} is empty`);
     return key;
+  }
+  if (inArgv !== undefined) {
+    warnings.push(`--upstream-key puts the key in the process list, where every user of this machine can read it: use --upstream-key-file FILE or ${UPSTREAM_KEY_ENV} instead`);
+    return inArgv;
   }
   return inEnv === undefined || inEnv.trim() === '' ? undefined : inEnv.trim();
 }
@@ -121,4 +126,25 @@ export function strictParse<T extends ParseArgsConfig>(config: T): ReturnType<ty
     if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) throw new UsageError(error.message);
     throw error;
   }
+}
+
+/**
+ * The process title `serve` shows instead of its command line when that line carries a key
+ * (`--upstream-key KEY` or `--upstream-key=KEY`): the same words with the key as `***`; undefined when there is
+ * none to hide. Setting `process.title` overwrites the memory the kernel shows as /proc/PID/cmdline.
+ */
+export function titleWithoutKey(argv: readonly string[]): string | undefined {
+  let hidden = false;
+  const words = argv.map((word, index) => {
+    if (argv[index - 1] === '--upstream-key') {
+      hidden = true;
+      return '***';
+    }
+    if (word.startsWith('--upstream-key=')) {
+      hidden = true;
+      return '--upstream-key=***';
+    }
+    return word;
+  });
+  return hidden ? ['kassa-serve', ...words].join(' ') : undefined;
 }

@@ -3,18 +3,21 @@ import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { EngineError } from '../domain/errors';
 import { CatalogFileError, LOG_REDACTIONS, startEngine } from '../start';
-import { parseServeArgs, UsageError } from './args';
+import { parseServeArgs, titleWithoutKey, UsageError } from './args';
 
 /**
  * `npm run serve -- [options]`: the engine and its API on one localhost port (contract §1).
  * Human-readable lines go to stdout; JSON logs (pino) go to stderr.
  */
 async function main(): Promise<void> {
+  const title = titleWithoutKey(process.argv.slice(2));
+  if (title !== undefined) process.title = title;
   const args = parseServeArgs(process.argv.slice(2), process.env);
   const logger = pino(
     { level: args.logLevel, redact: [...LOG_REDACTIONS] },
     pino.destination(2),
   );
+  for (const warning of args.warnings) logger.warn(warning);
   const engine = await startEngine({ ...args, ...bundledPaths(), logger });
   console.log(`listening on ${engine.url}`);
   console.log(engine.ui ? `ui: ${engine.ui.url}` : 'ui: not built — run `npm run build`, then start again (the API is at /api/v3)');

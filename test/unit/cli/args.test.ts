@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseServeArgs, UsageError } from '../../../engine/cli/args';
+import { parseServeArgs, titleWithoutKey, UsageError } from '../../../engine/cli/args';
 
 /** `serve`'s options: the upstream key from a file or the environment, never required in argv; the provider deadline. */
 
@@ -15,11 +15,13 @@ describe('the upstream key', () => {
     writeFileSync(file, '  kassa_secret_from_file \nsecond line ignored\n');
     const args = parseServeArgs(['--upstream', 'https://hub.example', '--upstream-key-file', file]);
     expect(args.upstream).toMatchObject({ url: 'https://hub.example', key: 'kassa_secret_from_file' });
+    expect(args.warnings).toEqual([]);
   });
 
   it('comes from KASSA_UPSTREAM_KEY, with no warning', () => {
     const args = parseServeArgs(['--upstream', 'https://hub.example'], { KASSA_UPSTREAM_KEY: 'kassa_secret_from_env' });
     expect(args.upstream).toMatchObject({ key: 'kassa_secret_from_env' });
+    expect(args.warnings).toEqual([]);
   });
 
   it('a file wins over the environment', () => {
@@ -29,33 +31,23 @@ describe('the upstream key', () => {
     expect(args.upstream?.key).toBe('kassa_file');
   });
 
-  it('--upstream-key is refused with a usage error that names the safe ways and not the key', () => {
-    let refused: unknown;
-    try {
-      parseServeArgs(['--upstream', 'https://hub.example', '--upstream-key', 'kassa_argv'], { KASSA_UPSTREAM_KEY: 'kassa_env' });
-    } catch (error) {
-      refused = error;
-    }
-    expect(refused).toBeInstanceOf(UsageError);
-    const message = refused instanceof Error ? refused.message : '';
-    expect(message).toMatch(/^--upstream-key is not accepted/);
-    expect(message).toMatch(/process list/);
-    expect(message).toMatch(/--upstream-key-file/);
-    expect(message).toMatch(/KASSA_UPSTREAM_KEY/);
-    expect(message).not.toContain('kassa_argv');
-    // refused with a file beside it too, and without --upstream
-    const file = join(dir, 'key3');
-    writeFileSync(file, 'kassa_file\n');
-    expect(() => parseServeArgs(['--upstream', 'https://hub.example', '--upstream-key', 'a', '--upstream-key-file', file])).toThrow(/^--upstream-key is not accepted/);
-    expect(() => parseServeArgs(['--upstream-key', 'a'])).toThrow(/^--upstream-key is not accepted/);
+  it('--upstream-key still works for old scripts, with a warning that names the safe ways', () => {
+    const args = parseServeArgs(['--upstream', 'https://hub.example', '--upstream-key', 'kassa_argv']);
+    expect(args.upstream?.key).toBe('kassa_argv');
+    expect(args.warnings).toHaveLength(1);
+    expect(args.warnings[0]).toMatch(/process list/);
+    expect(args.warnings[0]).toMatch(/--upstream-key-file/);
+    expect(args.warnings[0]).toMatch(/KASSA_UPSTREAM_KEY/);
+    expect(args.warnings[0]).not.toContain('kassa_argv');
   });
 
-  it('clear usage errors: no key, an unreadable or empty file', () => {
+  it('clear usage errors: no key, an unreadable or empty file, two sources on the command line', () => {
     expect(() => parseServeArgs(['--upstream', 'https://hub.example'])).toThrow(/KASSA_UPSTREAM_KEY/);
     expect(() => parseServeArgs(['--upstream', 'https://hub.example', '--upstream-key-file', join(dir, 'missing')])).toThrow(UsageError);
     const empty = join(dir, 'empty');
     writeFileSync(empty, '\n');
     expect(() => parseServeArgs(['--upstream', 'https://hub.example', '--upstream-key-file', empty])).toThrow(/empty/);
+    expect(() => parseServeArgs(['--upstream', 'https://hub.example', '--upstream-key', 'a', '--upstream-key-file', empty])).toThrow(/exclude/);
   });
 
   it('a key in the environment without --upstream leaves the engine standalone', () => {
@@ -68,5 +60,16 @@ describe('--payment-deadline-seconds', () => {
     expect(parseServeArgs([]).paymentDeadlineMs).toBe(30_000);
     expect(parseServeArgs(['--payment-deadline-seconds', '5']).paymentDeadlineMs).toBe(5_000);
     expect(() => parseServeArgs(['--payment-deadline-seconds', '0'])).toThrow(UsageError);
+  });
+});
+
+describe('the process title of a serve given --upstream-key', () => {
+  it('shows the command line with the key as ***, in both spellings', () => {
+    expect(titleWithoutKey(['--upstream', 'http://hub', '--upstream-key', 'kassa_s3cret', '--port', '0'])).toBe('kassa-serve --upstream http://hub --upstream-key *** --port 0');
+    expect(titleWithoutKey(['--upstream-key=kassa_s3cret'])).toBe('kassa-serve --upstream-key=***');
+  });
+
+  it('leaves the title alone when no key is on the command line', () => {
+    expect(titleWithoutKey(['--upstream', 'http://hub', '--upstream-key-file', '/etc/kassa/key'])).toBeUndefined();
   });
 });
