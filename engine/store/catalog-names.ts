@@ -1,7 +1,7 @@
 import type { NameLanguage } from '../domain/names';
 import type { Db } from './db';
 
-/** Translated catalog names and venues' time zones (migration 0009), read beside the catalog rows. */
+/** Translated catalog names and venues' time zones (migration 0009) and pictures (0014), read beside the catalog rows. */
 export type NameTable = ReadonlyMap<string, Partial<Record<NameLanguage, string>>>;
 
 export const nameKey = (kind: string, scope: string, id: string) => `${kind}\n${scope}\n${id}`;
@@ -45,6 +45,8 @@ function prepare(db: Db) {
     JOIN areas a ON a.occurrence_id = i.occurrence_id AND a.id = i.area_id
     LEFT JOIN price_options p ON p.occurrence_id = i.occurrence_id AND p.id = k.value ->> 2`);
   const zones = db.prepare<[], { id: string; timeZone: string }>('SELECT id, time_zone AS timeZone FROM locations WHERE time_zone IS NOT NULL');
+  const banners = db.prepare<[], { id: string; url: string }>('SELECT id, banner AS url FROM locations WHERE banner IS NOT NULL');
+  const images = db.prepare<[], { id: string; url: string }>('SELECT id, image AS url FROM events WHERE image IS NOT NULL');
   return {
     /** every translation, keyed by nameKey(kind, scope, id) */
     names: (): NameTable => parse(all.all()),
@@ -54,5 +56,9 @@ function prepare(db: Db) {
     places: (items: readonly (readonly [string, string, string])[]): ReadonlyMap<string, PlaceRow> =>
       new Map(items.length === 0 ? [] : places.all(JSON.stringify(items)).map((row) => [nameKey(row.occurrenceId, row.id, row.priceOptionId), row])),
     timeZones: (): ReadonlyMap<string, string> => new Map(zones.all().map((row) => [row.id, row.timeZone])),
+    /** venues' banners by location id (migration 0014) */
+    banners: (): ReadonlyMap<string, string> => new Map(banners.all().map((row) => [row.id, row.url])),
+    /** events' pictures by event id (migration 0014) */
+    images: (): ReadonlyMap<string, string> => new Map(images.all().map((row) => [row.id, row.url])),
   };
 }

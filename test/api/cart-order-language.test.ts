@@ -39,7 +39,7 @@ describe('cart and order lines in the request language', () => {
       'Gutschein WELCOME10',
     ]);
 
-    const [de, fr, en] = await Promise.all(['de', 'fr', 'en'].map((language) => readCart(created.id, language)));
+    const [de, fr, en] = await Promise.all([readCart(created.id, 'de'), readCart(created.id, 'fr'), readCart(created.id, 'en')]);
     expect(fr.items.map((item) => item.name)).toEqual(['Debout — Adulte', 'Debout — Étudiant', 'Parking']);
     expect(fr.receiptLines.at(-1)?.label).toBe('Code promo WELCOME10');
     expect(en.items.map((item) => item.name)).toEqual(['Standing — Adult', 'Standing — Student', 'Parking']);
