@@ -97,7 +97,7 @@ export function Kiosk() {
             </button>
           </div>
         )}
-        {step === 'event' && <EventList onChosen={() => setStep('tickets')} />}
+        {step === 'event' && <EventList pictures onChosen={() => setStep('tickets')} />}
         {step === 'tickets' && <TicketPicker holdLabel={t('kiosk.continue')} onDone={() => setStep('pay')} />}
         {step === 'pay' && (cart ? <KioskPay /> : <p className="hint">{t('cart.empty')}</p>)}
       </div>
