@@ -43,7 +43,13 @@ describe('kiosk in German with the catalog pictures', () => {
     const page = await ui.open('kiosk', KIOSK);
     await visible(page.getByRole('button', { name: 'Touch to start' }));
     await expectDrawn(page.locator('.kiosk-banner').getByRole('img', { name: 'Stadthalle am Fluss' }));
+    // The start screen shows the pictures of the events on sale under the venue's name.
+    const showcase = page.locator('.kiosk-banner').getByRole('list');
+    await expectDrawn(showcase.getByRole('img', { name: 'Midnight Brass — Live in Concert' }));
+    await expectDrawn(showcase.getByRole('img', { name: 'The Tempest' }));
+    await expectAccessible(page, 'kiosk start screen with pictures');
     await page.getByRole('button', { name: 'Deutsch' }).click();
+    await expectDrawn(showcase.getByRole('img', { name: 'Der Sturm' })); // named in the customer's language
     await page.getByRole('button', { name: 'Zum Starten berühren' }).click();
 
     // The date step: each event with its picture, named for screen readers; the gift card has none.

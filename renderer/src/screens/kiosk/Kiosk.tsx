@@ -60,7 +60,7 @@ export function Kiosk() {
     return (
       <main className="kiosk attract">
         <StaffExit />
-        <KioskBanner />
+        <KioskBanner showcase />
         <h2>{t('kiosk.welcome')}</h2>
         <button type="button" className="primary huge" onClick={() => setStep('event')}>
           {t('kiosk.start')}

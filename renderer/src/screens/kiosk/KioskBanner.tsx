@@ -6,9 +6,10 @@ import { timeZoneOf, useCatalog } from '../../stores/catalog';
 /**
  * The top of the portrait screen: the venue's banner picture behind the text when the catalog has one (a
  * typeset banner otherwise), and the chosen show — name, date and time on the venue's clock, venue, and the
- * event's picture when it has one — or the venue's name before one is chosen.
+ * event's picture when it has one — or the venue's name before one is chosen. On the start screen
+ * (`showcase`) the pictures of the events on sale sit under the venue's name.
  */
-export function KioskBanner() {
+export function KioskBanner({ showcase = false }: { showcase?: boolean }) {
   const locale = useLocale();
   const occurrenceId = useCatalog((state) => state.occurrenceId);
   const events = useCatalog((state) => state.events);
@@ -33,6 +34,15 @@ export function KioskBanner() {
         </div>
         {event && occurrence && <Picture className="banner-picture" src={event.image} alt={event.name} />}
       </div>
+      {showcase && events.some((candidate) => candidate.image !== undefined) && (
+        <ul className="banner-showcase">
+          {events.map((candidate) => candidate.image !== undefined && (
+            <li key={candidate.id}>
+              <Picture className="showcase-picture" src={candidate.image} alt={candidate.name} />
+            </li>
+          ))}
+        </ul>
+      )}
     </header>
   );
 }
