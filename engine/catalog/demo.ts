@@ -1,4 +1,5 @@
 import type { CatalogDocument } from '../contract/catalog';
+import { BRASS_PICTURE, TEMPEST_PICTURE, VENUE_BANNER } from './demo-images';
 
 /**
  * The bundled demo catalog a new database gets (unless `--no-demo`): one venue selling in six currencies
@@ -65,7 +66,7 @@ function concertAreas() {
 
 export function demoCatalog(): CatalogDocument {
   return {
-    locations: [{ id: VENUE, name: 'Stadthalle am Fluss', currencies: ['EUR', 'USD', 'GBP', 'JPY', 'KWD', 'CHF'], timeZone: 'Europe/Berlin' }],
+    locations: [{ id: VENUE, name: 'Stadthalle am Fluss', currencies: ['EUR', 'USD', 'GBP', 'JPY', 'KWD', 'CHF'], timeZone: 'Europe/Berlin', banner: VENUE_BANNER }],
     exchangeRates: [
       { from: 'EUR', to: 'USD', rate: '1.0825' },
       { from: 'EUR', to: 'GBP', rate: '0.8571' },
@@ -78,6 +79,7 @@ export function demoCatalog(): CatalogDocument {
         name: { en: 'Midnight Brass — Live in Concert', de: 'Midnight Brass — live im Konzert', fr: 'Midnight Brass — en concert' },
         locationId: VENUE,
         kind: 'ticket',
+        image: BRASS_PICTURE,
         extras: [
           { id: 'parking', name: { en: 'Parking', de: 'Parken', fr: 'Parking' }, price: eur(800), maxQuantity: 4 },
           { id: 'programme', name: { en: 'Programme booklet', de: 'Programmheft', fr: 'Programme' }, price: eur(500) },
@@ -94,6 +96,7 @@ export function demoCatalog(): CatalogDocument {
         name: { en: 'The Tempest', de: 'Der Sturm', fr: 'La Tempête' },
         locationId: VENUE,
         kind: 'ticket',
+        image: TEMPEST_PICTURE,
         occurrences: [
           { id: 'tempest-2027-04-02', startsAt: '2027-04-02T18:00:00Z', onSale: true, areas: theatreAreas() },
           { id: 'tempest-2027-04-09', startsAt: '2027-04-09T18:00:00Z', onSale: true, areas: theatreAreas() },

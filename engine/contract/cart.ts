@@ -42,7 +42,10 @@ const ItemType = Type.Union([Type.Literal('admission'), Type.Literal('extra'), T
 export const CartItem = Type.Object({
   id: Id,
   type: ItemType,
-  name: Type.String(),
+  name: Type.String({
+    description: "in the request's Accept-Language (en, de, fr) where the catalog translates the line's area, price option or extra; "
+      + 'otherwise, and for a line whose place was renamed since, the name it was created with',
+  }),
   quantity: Type.Integer(),
   unitPrice: Money,
   total: Money,
@@ -54,7 +57,7 @@ export const CartItem = Type.Object({
 
 export const ReceiptLine = Type.Object({
   type: Type.Union([ItemType, Type.Literal('voucher')]),
-  label: Type.String(),
+  label: Type.String({ description: "the line's quantity and name, or the voucher and its code, in the request's Accept-Language as the item names are" }),
   sign: Type.Union([Type.Literal(1), Type.Literal(-1)]),
   amount: Money,
 });

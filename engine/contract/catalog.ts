@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { MAX_IMAGE_URL_LENGTH } from '../domain/image-url';
 import { CurrencyCode, Id, LIMITS, Money, Name, NonNegativeMoney, Timestamp } from './common';
 
 /** The catalog document of contract §2: `--catalog FILE` and `PUT /api/v3/catalog`. */
@@ -16,6 +17,8 @@ export const TranslatedName = Type.Union(
 
 /** An IANA time zone name such as Europe/Berlin (checked against the runtime's zone database on import). */
 export const TimeZone = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z][A-Za-z0-9_+\\-]*(/[A-Za-z0-9_+\\-]+)*$', description: 'IANA time zone, e.g. Europe/Berlin' });
+/** A picture: an https: URL or a data:image/ URL (engine/domain/image-url.ts; 400 INVALID_FIELD_VALUE reason unsafe_image_url otherwise). */
+const ImageUrl = (description: string) => Type.String({ minLength: 1, maxLength: MAX_IMAGE_URL_LENGTH, description: `${description}: an https: URL or a data:image/ URL (PNG, JPEG, GIF, WebP, AVIF, SVG)` });
 const DecimalString = (description: string) => Type.String({ pattern: '^\\d{1,12}(\\.\\d{1,12})?$', description });
 
 export const Location = Type.Object(
@@ -24,6 +27,7 @@ export const Location = Type.Object(
     name: TranslatedName,
     currencies: Type.Array(CurrencyCode, { minItems: 1, maxItems: 50, uniqueItems: true, description: 'base currency first' }),
     timeZone: Type.Optional(TimeZone),
+    banner: Type.Optional(ImageUrl("the venue's banner, shown across the top of a kiosk")),
   },
   strict,
 );
@@ -64,6 +68,7 @@ export const Event = Type.Object(
     name: TranslatedName,
     locationId: Id,
     kind: Type.Union([Type.Literal('ticket'), Type.Literal('giftCard')]),
+    image: Type.Optional(ImageUrl("the event's picture, shown on a kiosk's event choice and start screen")),
     extras: Type.Optional(Type.Array(Extra, { maxItems: 100 })),
     occurrences: Type.Array(Occurrence, { maxItems: 10_000 }),
   },
@@ -109,6 +114,7 @@ export const LocationView = Type.Object({
   name: Name,
   availableCurrencies: Type.Array(CurrencyCode),
   timeZone: Type.Optional(Type.String({ description: "the venue's IANA time zone, when the catalog names one" })),
+  banner: Type.Optional(Type.String({ description: "the venue's banner (an https: or data:image/ URL), when the catalog has one" })),
 });
 
 export const EventView = Type.Object({
@@ -116,6 +122,7 @@ export const EventView = Type.Object({
   name: Name,
   locationId: Id,
   kind: Type.Union([Type.Literal('ticket'), Type.Literal('giftCard')]),
+  image: Type.Optional(Type.String({ description: "the event's picture (an https: or data:image/ URL), when the catalog has one" })),
   occurrences: Type.Array(Type.Object({ id: Id, startsAt: Timestamp, onSale: Type.Boolean() })),
 });
 

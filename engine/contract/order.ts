@@ -65,7 +65,8 @@ export const Order = Type.Object({
         startsAt: Type.String({ description: 'the occurrence start as the catalog has it now (ISO 8601)' }),
         location: Type.Object({ id: Id, name: Type.String(), timeZone: Type.Optional(Type.String({ description: "the venue's IANA time zone" })) }),
       },
-      { description: 'the show the order is for (event, date, venue), from the current catalog' },
+      { description: "the show the order is for (event, date, venue), from the current catalog, named in the request's Accept-Language; "
+        + "items, receipt lines and ticket areas are too. Printed tickets and receipts use the order's language: the one it was sold in (contract §12) unless a print request names another" },
     ),
   ),
   tickets: Type.Array(

@@ -113,7 +113,16 @@ export function planCart(items: readonly RequestedItem[], occurrence: Occurrence
 }
 
 function lineName(occurrence: OccurrenceFacts, inventory: InventoryFacts, option: PriceOptionFacts): string {
-  if (occurrence.kind === 'giftCard') return option.name;
-  const place = inventory.seating === 'assigned' && inventory.label ? `${inventory.areaName}, ${inventory.label}` : inventory.areaName;
-  return `${place} — ${option.name}`;
+  return composeLineName(occurrence.kind, inventory, option.name);
+}
+
+/** What a cart line for a place is called: "Stalls, Row A, Seat 1 — Full price", "Standing — Adult", a gift card's denomination. */
+export function composeLineName(
+  kind: 'ticket' | 'giftCard',
+  place: { readonly areaName: string; readonly seating: 'general' | 'assigned'; readonly label: string | null },
+  optionName: string,
+): string {
+  if (kind === 'giftCard') return optionName;
+  const where = place.seating === 'assigned' && place.label ? `${place.areaName}, ${place.label}` : place.areaName;
+  return `${where} — ${optionName}`;
 }

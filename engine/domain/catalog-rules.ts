@@ -1,5 +1,6 @@
 import { isIsoCurrency } from './currencies';
 import { EngineError } from './errors';
+import { isSafeImageUrl } from './image-url';
 import { parseDecimal, RATE_BOUNDS, rateInBounds } from './money';
 
 /**
@@ -9,11 +10,12 @@ import { parseDecimal, RATE_BOUNDS, rateInBounds } from './money';
 
 interface PricedThing { readonly price: { readonly currency: string } }
 interface DocLike {
-  readonly locations: readonly { readonly id: string; readonly currencies: readonly string[]; readonly timeZone?: string }[];
+  readonly locations: readonly { readonly id: string; readonly currencies: readonly string[]; readonly timeZone?: string; readonly banner?: string }[];
   readonly exchangeRates?: readonly { readonly from: string; readonly to: string; readonly rate: string }[];
   readonly events: readonly {
     readonly id: string;
     readonly locationId: string;
+    readonly image?: string;
     readonly extras?: readonly (PricedThing & { readonly id: string })[];
     readonly occurrences: readonly {
       readonly id: string;
@@ -72,6 +74,7 @@ export function* catalogChecks(doc: DocLike): Generator<void, void, undefined> {
       if (!isIsoCurrency(currency)) throw invalid(`locations[${l}].currencies[${c}]`, 'not_iso_4217');
     });
     if (location.timeZone !== undefined && !isTimeZone(location.timeZone)) throw invalid(`locations[${l}].timeZone`, 'not_iana_time_zone');
+    if (location.banner !== undefined && !isSafeImageUrl(location.banner)) throw invalid(`locations[${l}].banner`, 'unsafe_image_url');
     baseCurrency.set(location.id, location.currencies[0] ?? '');
   });
 
@@ -92,6 +95,7 @@ export function* catalogChecks(doc: DocLike): Generator<void, void, undefined> {
     requireUnique(eventIds, event.id, `${at}.id`);
     const base = baseCurrency.get(event.locationId);
     if (base === undefined) throw invalid(`${at}.locationId`, 'unknown_location');
+    if (event.image !== undefined && !isSafeImageUrl(event.image)) throw invalid(`${at}.image`, 'unsafe_image_url');
     const inBase = (thing: PricedThing, param: string): void => {
       if (thing.price.currency !== base) throw invalid(`${param}.price.currency`, 'not_base_currency');
     };

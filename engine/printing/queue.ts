@@ -10,6 +10,7 @@ import { encodeEscPos } from './escpos';
 import { renderHtml } from './html';
 import type { PrinterSpec } from './printers';
 import { DEFAULT_TCP_TIMEOUTS, probeTcp, sendTcp, type TcpTimeouts } from './tcp';
+import { localizeOrder } from '../use-cases/localize';
 
 type Delivery = { readonly ok: true } | { readonly ok: false; readonly sent: boolean; readonly retry: boolean; readonly reason: string };
 
@@ -156,7 +157,7 @@ export function startPrintQueue(ctx: EngineContext, jobs: PrintJobRepo, options:
     }
 
     async function deliver(job: PrintJobRow): Promise<Delivery> {
-      const order = readOrder(ctx, job.orderId);
+      const order = localizeOrder(ctx, readOrder(ctx, job.orderId), job.language);
       if (order.status === 'cancelled') return { ok: false, sent: false, retry: false, reason: 'the order was cancelled before it printed' };
       const document = printDocument(order, { what: job.what, language: job.language, timeZone, openDrawer: job.openDrawer === 1 });
       if (printer.kind === 'escpos') {

@@ -20,9 +20,9 @@ export function createCatalogWriter(db: Db) {
   const clearRates = db.prepare('DELETE FROM exchange_rates');
   // every import is a new catalog version: prepared seat maps (use-cases/seat-map.ts) are rebuilt on it
   const bumpCatalogVersion = db.prepare('UPDATE stock_clock SET catalog = catalog + 1 WHERE id = 1');
-  const upsertLocation = db.prepare(`INSERT INTO locations (id, name, currencies, position, time_zone) VALUES (?, ?, ?, ?, ?)
+  const upsertLocation = db.prepare(`INSERT INTO locations (id, name, currencies, position, time_zone, banner) VALUES (?, ?, ?, ?, ?, ?)
     ON CONFLICT (id) DO UPDATE SET name = excluded.name, currencies = excluded.currencies, position = excluded.position,
-      time_zone = excluded.time_zone, active = 1`);
+      time_zone = excluded.time_zone, banner = excluded.banner, active = 1`);
   const clearNames = db.prepare('DELETE FROM catalog_names');
   const insertNames = db.prepare('INSERT OR REPLACE INTO catalog_names (kind, scope, id, names) VALUES (?, ?, ?, ?)');
   /** the default name for the row; the translations, if any, into catalog_names */
@@ -32,8 +32,9 @@ export function createCatalogWriter(db: Db) {
     return defaultName(name);
   };
   const insertRate = db.prepare('INSERT OR REPLACE INTO exchange_rates (from_currency, to_currency, rate, valid_until) VALUES (?, ?, ?, ?)');
-  const upsertEvent = db.prepare(`INSERT INTO events (id, name, location_id, kind, position) VALUES (?, ?, ?, ?, ?)
-    ON CONFLICT (id) DO UPDATE SET name = excluded.name, location_id = excluded.location_id, kind = excluded.kind, position = excluded.position, active = 1`);
+  const upsertEvent = db.prepare(`INSERT INTO events (id, name, location_id, kind, position, image) VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT (id) DO UPDATE SET name = excluded.name, location_id = excluded.location_id, kind = excluded.kind, position = excluded.position,
+      image = excluded.image, active = 1`);
   const upsertExtra = db.prepare(`INSERT INTO extras (event_id, id, name, price, max_quantity, position) VALUES (?, ?, ?, ?, ?, ?)
     ON CONFLICT (event_id, id) DO UPDATE SET name = excluded.name, price = excluded.price, max_quantity = excluded.max_quantity, position = excluded.position, active = 1`);
   const upsertOccurrence = db.prepare(`INSERT INTO occurrences (id, event_id, starts_at, on_sale, position) VALUES (?, ?, ?, ?, ?)
@@ -63,11 +64,11 @@ export function createCatalogWriter(db: Db) {
     clearRates.run();
     clearNames.run();
     doc.locations.forEach((location, i) =>
-      upsertLocation.run(location.id, named('location', '', location.id, location.name), JSON.stringify(location.currencies), i, location.timeZone ?? null),
+      upsertLocation.run(location.id, named('location', '', location.id, location.name), JSON.stringify(location.currencies), i, location.timeZone ?? null, location.banner ?? null),
     );
     for (const rate of doc.exchangeRates ?? []) insertRate.run(rate.from, rate.to, rate.rate, epoch(rate.validUntil));
     doc.events.forEach((event, e) => {
-      upsertEvent.run(event.id, named('event', '', event.id, event.name), event.locationId, event.kind, e);
+      upsertEvent.run(event.id, named('event', '', event.id, event.name), event.locationId, event.kind, e, event.image ?? null);
       event.extras?.forEach((extra, x) =>
         upsertExtra.run(event.id, extra.id, named('extra', event.id, extra.id, extra.name), extra.price.amount, extra.maxQuantity ?? null, x),
       );

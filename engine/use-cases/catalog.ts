@@ -44,18 +44,28 @@ function namer(ctx: EngineContext, language: NameLanguage) {
 export function listLocations(ctx: EngineContext, language: NameLanguage = 'en'): LocationView[] {
   const name = namer(ctx, language);
   const zones = createCatalogNames(ctx.db).timeZones();
+  const banners = createCatalogNames(ctx.db).banners();
   return ctx.catalog.locations().map((location) => {
     const timeZone = zones.get(location.id);
-    return { id: location.id, name: name('location', '', location.id, location.name), availableCurrencies: location.currencies, ...(timeZone && { timeZone }) };
+    const banner = banners.get(location.id);
+    return {
+      id: location.id,
+      name: name('location', '', location.id, location.name),
+      availableCurrencies: location.currencies,
+      ...(timeZone && { timeZone }),
+      ...(banner && { banner }),
+    };
   });
 }
 
 export function listEvents(ctx: EngineContext, language: NameLanguage = 'en'): EventView[] {
   const byEvent = groupBy(ctx.catalog.allOccurrences(), (occurrence) => occurrence.eventId);
   const name = namer(ctx, language);
+  const images = createCatalogNames(ctx.db).images();
   return ctx.catalog.events().map((event) => ({
     ...event,
     name: name('event', '', event.id, event.name),
+    ...(images.has(event.id) && { image: images.get(event.id) }),
     occurrences: (byEvent.get(event.id) ?? []).map(({ id, startsAt, onSale }) => ({ id, startsAt, onSale: onSale === 1 })),
   }));
 }

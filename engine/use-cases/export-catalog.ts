@@ -23,9 +23,12 @@ export function exportCatalog(ctx: EngineContext, access: { withVouchers: boolea
     const names = catalogNames.names();
     const zones = catalogNames.timeZones();
     const named = (kind: string, scope: string, id: string, name: string) => names.get(nameKey(kind, scope, id)) ?? name;
+    const banners = catalogNames.banners();
+    const images = catalogNames.images();
     const locations = read.locations().map(({ id, name, currencies }) => {
       const timeZone = zones.get(id);
-      return { id, name: named('location', '', id, name), currencies: parseStrings(currencies), ...(timeZone && { timeZone }) };
+      const banner = banners.get(id);
+      return { id, name: named('location', '', id, name), currencies: parseStrings(currencies), ...(timeZone && { timeZone }), ...(banner && { banner }) };
     });
     const baseOf = new Map(locations.map((location) => [location.id, location.currencies[0] ?? '']));
     const extras = groupBy(read.extras(), (extra) => extra.eventId);
@@ -42,6 +45,7 @@ export function exportCatalog(ctx: EngineContext, access: { withVouchers: boolea
         return {
           ...event,
           name: named('event', '', event.id, event.name),
+          ...(images.has(event.id) && { image: images.get(event.id) }),
           ...(offered.length > 0 && {
             extras: offered.map(({ id, name, price, maxQuantity }) => ({ id, name: named('extra', event.id, id, name), price: money(price), ...(maxQuantity !== null && { maxQuantity }) })),
           }),

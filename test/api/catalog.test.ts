@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCatalog } from '../../engine/catalog/demo';
+import { BRASS_PICTURE, TEMPEST_PICTURE, VENUE_BANNER } from '../../engine/catalog/demo-images';
 import type { CatalogDocument } from '../../engine/contract/catalog';
 import { SMALL, smallCatalog } from '../fixtures/small-catalog';
 import { available, cartOf, concert, createCart, errorOf, seat, type InventoryBody } from '../helpers/cart-assertions';
@@ -52,6 +53,7 @@ describe('catalog reads', () => {
         name: 'Midnight Brass — Live in Concert',
         locationId: 'stadthalle',
         kind: 'ticket',
+        image: BRASS_PICTURE,
         occurrences: [
           { id: 'brass-2027-03-12', startsAt: '2027-03-12T19:30:00Z', onSale: true },
           { id: 'brass-2027-03-13', startsAt: '2027-03-13T19:30:00Z', onSale: true },
@@ -62,6 +64,7 @@ describe('catalog reads', () => {
         name: 'The Tempest',
         locationId: 'stadthalle',
         kind: 'ticket',
+        image: TEMPEST_PICTURE,
         occurrences: [
           { id: 'tempest-2027-04-02', startsAt: '2027-04-02T18:00:00Z', onSale: true },
           { id: 'tempest-2027-04-09', startsAt: '2027-04-09T18:00:00Z', onSale: true },
@@ -81,7 +84,9 @@ describe('catalog reads', () => {
   it('GET /locations lists availableCurrencies, base first', async () => {
     const response = await engine.request('GET', '/locations');
     expect(response.status).toBe(200);
-    expect((response.body as LocationsBody).data).toEqual([{ id: 'stadthalle', name: 'Stadthalle am Fluss', availableCurrencies: DEMO_CURRENCIES, timeZone: 'Europe/Berlin' }]);
+    expect((response.body as LocationsBody).data).toEqual([
+      { id: 'stadthalle', name: 'Stadthalle am Fluss', availableCurrencies: DEMO_CURRENCIES, timeZone: 'Europe/Berlin', banner: VENUE_BANNER },
+    ]);
   });
 
   it('reads need catalog:read: that key works, a carts key answers 403 with requiredScope, no key 401', async () => {

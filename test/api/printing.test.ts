@@ -117,6 +117,23 @@ describe('printing an order on an ESC/POS network printer', () => {
     await waitForJob(engine, french.job.id, (current) => current.state === 'done');
   });
 
+  it('prints the catalog names in the language of the sale: German lines, event and area on a German sale', async () => {
+    const order = await cashSale(engine, { 'accept-language': 'de' });
+    const before = printer.jobs.length;
+    const { job } = await print(engine, order.id, { what: 'all' }, { 'accept-language': 'en' });
+    await waitForJob(engine, job.id, (current) => current.state === 'done');
+    const [bytes] = (await printer.waitForJobs(before + 1)).slice(before);
+    const slips = slipsOf(decodeEscPos(bytes ?? Buffer.alloc(0))).filter((slip) => slip.some((event) => event.kind === 'cut'));
+    const ticket = textOf(slips[0] ?? []);
+    expect(ticket).toMatch(/Midnight Brass — live im\s+Konzert/); // the title wraps on 80 mm
+    expect(ticket).toContain('Stehplatz — Erwachsene');
+    expect(ticket).toContain('Bereich: Stehplatz');
+    expect(ticket).not.toContain('Standing');
+    const receipt = textOf(slips.at(-1) ?? []);
+    expect(receipt).toMatch(/2 . Stehplatz . Erwachsene\s+78,00 €/);
+    expect(receipt).not.toContain('Standing');
+  });
+
   it('with ifNotPrinted answers the existing job (200) instead of printing twice', async () => {
     const order = await cashSale(engine);
     const first = await print(engine, order.id, { ifNotPrinted: true });

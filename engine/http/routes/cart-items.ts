@@ -5,6 +5,8 @@ import { addExtras } from '../../use-cases/add-extras';
 import { changeExtra } from '../../use-cases/change-extra';
 import type { EngineContext } from '../../use-cases/context';
 import { removeExtra } from '../../use-cases/remove-extra';
+import { localizeCart } from '../../use-cases/localize';
+import { pickLanguage } from '../i18n';
 
 const config = { scope: 'carts:write' } as const;
 const tags = ['extras'];
@@ -13,18 +15,20 @@ export const cartItemRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> =
   app.post(
     '/carts/:cartId/items',
     { config, schema: { tags, summary: 'Add one or more extras', params: CartParams, body: AddExtrasBody, response: replies(200, Cart) } },
-    async (request) => ({ data: addExtras(ctx, request.params.cartId, request.body) }),
+    async (request) => ({ data: localizeCart(ctx, addExtras(ctx, request.params.cartId, request.body), pickLanguage(request.headers['accept-language'])) }),
   );
 
   app.patch(
     '/carts/:cartId/items/:itemId',
     { config, schema: { tags, summary: "Change an extra's quantity", params: CartItemParams, body: ChangeQuantityBody, response: replies(200, Cart) } },
-    async (request) => ({ data: changeExtra(ctx, request.params.cartId, request.params.itemId, request.body.quantity) }),
+    async (request) => ({
+      data: localizeCart(ctx, changeExtra(ctx, request.params.cartId, request.params.itemId, request.body.quantity), pickLanguage(request.headers['accept-language'])),
+    }),
   );
 
   app.delete(
     '/carts/:cartId/items/:itemId',
     { config, schema: { tags, summary: 'Drop an extra', params: CartItemParams, response: replies(200, Cart) } },
-    async (request) => ({ data: removeExtra(ctx, request.params.cartId, request.params.itemId) }),
+    async (request) => ({ data: localizeCart(ctx, removeExtra(ctx, request.params.cartId, request.params.itemId), pickLanguage(request.headers['accept-language'])) }),
   );
 };

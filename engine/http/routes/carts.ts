@@ -7,6 +7,8 @@ import { createCart } from '../../use-cases/create-cart';
 import { deleteCart } from '../../use-cases/delete-cart';
 import { readCart } from '../../use-cases/read-cart';
 import { switchCurrency } from '../../use-cases/switch-currency';
+import { localizeCart } from '../../use-cases/localize';
+import { pickLanguage } from '../i18n';
 
 const config = { scope: 'carts:write' } as const;
 const tags = ['carts'];
@@ -23,19 +25,19 @@ export const cartRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext; allocat
       throw error;
     }
     hold?.attach(cart.id);
-    return reply.code(201).send({ data: cart });
+    return reply.code(201).send({ data: localizeCart(ctx, cart, pickLanguage(request.headers['accept-language'])) });
   });
 
   app.get(
     '/carts/:cartId',
     { config, schema: { tags, summary: 'Read a cart', params: CartParams, querystring: CurrencyQuery, response: replies(200, Cart) } },
-    async (request) => ({ data: readCart(ctx, request.params.cartId, request.query.currency) }),
+    async (request) => ({ data: localizeCart(ctx, readCart(ctx, request.params.cartId, request.query.currency), pickLanguage(request.headers['accept-language'])) }),
   );
 
   app.patch(
     '/carts/:cartId',
     { config, schema: { tags, summary: "Switch the cart's currency", params: CartParams, body: SwitchCurrencyBody, response: replies(200, Cart) } },
-    async (request) => ({ data: switchCurrency(ctx, request.params.cartId, request.body.currency) }),
+    async (request) => ({ data: localizeCart(ctx, switchCurrency(ctx, request.params.cartId, request.body.currency), pickLanguage(request.headers['accept-language'])) }),
   );
 
   app.delete(

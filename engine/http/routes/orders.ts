@@ -10,6 +10,7 @@ import { pickLanguage } from '../i18n';
 import { rememberOrderLanguage } from '../../use-cases/order-language';
 import { ErrorBody, replies } from '../../contract/common';
 import { Order, OrderParams, OrdersPage, OrdersQuery, PlaceOrderBody } from '../../contract/order';
+import { localizeOrder } from '../../use-cases/localize';
 
 const tags = ['orders'];
 const write = { scope: 'orders:write' } as const;
@@ -29,24 +30,29 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = as
       const result = await placeOrder(ctx, apiKey, request.headers['idempotency-key'], request.body);
       if (result.replayed) reply.header('idempotent-replayed', 'true');
       if ('error' in result) return sendError(reply, result.error);
-      rememberOrderLanguage(ctx.db, result.order.id, pickLanguage(request.headers['accept-language']));
-      return reply.code(201).send({ data: result.order });
+      const language = pickLanguage(request.headers['accept-language']);
+      rememberOrderLanguage(ctx.db, result.order.id, language);
+      return reply.code(201).send({ data: localizeOrder(ctx, result.order, language) });
     },
   );
 
   app.get(
     '/orders',
     { config: read, schema: { tags, summary: 'List orders, newest first, or find the order of a ticket', querystring: OrdersQuery, response: { 200: OrdersPage, '4xx': ErrorBody } } },
-    async (request) => listOrders(ctx, request.query),
+    async (request) => {
+      const page = listOrders(ctx, request.query);
+      const language = pickLanguage(request.headers['accept-language']);
+      return { ...page, data: page.data.map((order) => localizeOrder(ctx, order, language)) };
+    },
   );
 
   app.get('/orders/:orderId', { config: read, schema: { tags, summary: 'Read an order', params: OrderParams, response: replies(200, Order) } }, async (request) => ({
-    data: readOrder(ctx, request.params.orderId),
+    data: localizeOrder(ctx, readOrder(ctx, request.params.orderId), pickLanguage(request.headers['accept-language'])),
   }));
 
   app.post(
     '/orders/:orderId/cancel',
     { config: write, schema: { tags, summary: 'Cancel an order: seats back on sale, payment refunded', params: OrderParams, response: replies(200, Order) } },
-    async (request) => ({ data: await cancelOrder(ctx, request.params.orderId) }),
+    async (request) => ({ data: localizeOrder(ctx, await cancelOrder(ctx, request.params.orderId), pickLanguage(request.headers['accept-language'])) }),
   );
 };

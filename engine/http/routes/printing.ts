@@ -10,6 +10,7 @@ import { readOrder } from '../../use-cases/cancel-order';
 import type { EngineContext } from '../../use-cases/context';
 import { listPrintJobs, printOrder, readPrintJob, type Printing } from '../../use-cases/print-order';
 import { pickLanguage } from '../i18n';
+import { localizeOrder } from '../../use-cases/localize';
 
 const tags = ['printing'];
 const write = { scope: 'orders:write' } as const;
@@ -74,9 +75,10 @@ export const printingRoutes: FastifyPluginAsyncTypebox<PrintingRoutesOptions> = 
       },
     },
     async (request, reply) => {
-      const order = readOrder(ctx, request.params.orderId);
-      if (order.status === 'cancelled') throw new EngineError('ORDER_NOT_PRINTABLE');
-      const language = printing.jobs.languageOf(order.id) ?? pickLanguage(request.headers['accept-language']);
+      const sold = readOrder(ctx, request.params.orderId);
+      if (sold.status === 'cancelled') throw new EngineError('ORDER_NOT_PRINTABLE');
+      const language = printing.jobs.languageOf(sold.id) ?? pickLanguage(request.headers['accept-language']);
+      const order = localizeOrder(ctx, sold, language);
       const size = request.query.size ?? 'a4';
       const pdf = await ticketsPdf(ticketSlips(order, { language, timeZone }), size, { title: `${order.event?.name ?? 'Kassa'} — ${order.id}`, createdAt: new Date(order.createdAt) });
       return reply

@@ -20,7 +20,8 @@ export const UI_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",
-  "img-src 'self' data:",
+  // the catalog's pictures (engine/domain/image-url.ts): https: and data:image/ URLs only
+  "img-src 'self' data: https:",
   "connect-src 'self'",
   "frame-src 'self'",
   "object-src 'none'",

@@ -3,6 +3,8 @@ import { ApplyVoucherBody, Cart, CartParams, CartVoucherParams } from '../../con
 import { replies } from '../../contract/common';
 import type { EngineContext } from '../../use-cases/context';
 import { applyVoucher, removeVoucher } from '../../use-cases/vouchers';
+import { localizeCart } from '../../use-cases/localize';
+import { pickLanguage } from '../i18n';
 
 const config = { scope: 'carts:write' } as const;
 const tags = ['vouchers'];
@@ -11,12 +13,12 @@ export const voucherRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = 
   app.post(
     '/carts/:cartId/vouchers',
     { config, schema: { tags, summary: 'Apply a voucher', params: CartParams, body: ApplyVoucherBody, response: replies(200, Cart) } },
-    async (request) => ({ data: applyVoucher(ctx, request.params.cartId, request.body.code) }),
+    async (request) => ({ data: localizeCart(ctx, applyVoucher(ctx, request.params.cartId, request.body.code), pickLanguage(request.headers['accept-language'])) }),
   );
 
   app.delete(
     '/carts/:cartId/vouchers/:code',
     { config, schema: { tags, summary: 'Remove a voucher', params: CartVoucherParams, response: replies(200, Cart) } },
-    async (request) => ({ data: removeVoucher(ctx, request.params.cartId, request.params.code) }),
+    async (request) => ({ data: localizeCart(ctx, removeVoucher(ctx, request.params.cartId, request.params.code), pickLanguage(request.headers['accept-language'])) }),
   );
 };

@@ -60,7 +60,7 @@ export function Kiosk() {
     return (
       <main className="kiosk attract">
         <StaffExit />
-        <KioskBanner />
+        <KioskBanner showcase />
         <h2>{t('kiosk.welcome')}</h2>
         <button type="button" className="primary huge" onClick={() => setStep('event')}>
           {t('kiosk.start')}
@@ -97,7 +97,7 @@ export function Kiosk() {
             </button>
           </div>
         )}
-        {step === 'event' && <EventList onChosen={() => setStep('tickets')} />}
+        {step === 'event' && <EventList pictures onChosen={() => setStep('tickets')} />}
         {step === 'tickets' && <TicketPicker holdLabel={t('kiosk.continue')} onDone={() => setStep('pay')} />}
         {step === 'pay' && (cart ? <KioskPay /> : <p className="hint">{t('cart.empty')}</p>)}
       </div>
