@@ -62,7 +62,7 @@ export function createItemPlanner(db: Db) {
   // keyset pages over the primary key: no statement stays open across a pause
   const page = db.prepare<[string, string, number], string>('SELECT id FROM inventory_items WHERE occurrence_id = ? AND active = 1 AND id > ? ORDER BY id LIMIT ?').pluck();
   const activeOccurrences = db.prepare<[], string>('SELECT id FROM occurrences WHERE active = 1').pluck();
-  const stage = createStager(db);
+  const stager = createStager(db);
 
   /**
    * The plan for `doc`, in steps; the generator's return value is the plan. With `staging`, new occurrences
@@ -74,11 +74,12 @@ export function createItemPlanner(db: Db) {
     const deactivate: { occurrenceId: string; id: string }[] = [];
     const staged: string[] = [];
     const named = new Set<string>();
+    const stage = stager.session();
     for (const location of staging ? doc.locations : []) stage.location(location);
     for (const event of doc.events) {
       for (const occurrence of event.occurrences) {
         named.add(occurrence.id);
-        if (staging && stage.isNew(occurrence.id)) {
+        if (staging && stager.isNew(occurrence.id)) {
           yield* stage.occurrence(event, occurrence);
           staged.push(occurrence.id);
           continue;
@@ -105,6 +106,8 @@ export function createItemPlanner(db: Db) {
         }
       }
     }
+    // the last rows staged: committed before the plan is done, so the write finds every one
+    if (staging) yield* stage.flush();
     const vanished = activeOccurrences.all().filter((id) => !named.has(id));
     return { catalogVersion, upserts, deactivate, vanished, staged };
   }
@@ -123,7 +126,12 @@ export function createItemPlanner(db: Db) {
 type DocEvent = CatalogDocument['events'][number];
 type DocOccurrence = DocEvent['occurrences'][number];
 
-/** Inserts the rows of a new occurrence inactive (see above); rows that exist already are left alone. */
+/**
+ * Inserts the rows of new occurrences inactive (see above). Rows are gathered — a location, an occurrence
+ * with its event and areas, its items a slice at a time — and committed together, some STAGE_BATCH rows per
+ * transaction: a season of thousands of small shows must not pay a commit (a wait for the disk) per show,
+ * nor an arena's seat map hold the write lock for long. Locations and events that exist already are left alone.
+ */
 function createStager(db: Db) {
   const occurrenceExists = db.prepare<[string], number>('SELECT 1 FROM occurrences WHERE id = ?').pluck();
   const location = db.prepare<[string, string, string, string | null]>(`INSERT INTO locations (id, name, currencies, position, time_zone, active)
@@ -139,8 +147,10 @@ function createStager(db: Db) {
 
   /**
    * Staged rows are inactive and disposable, so their batches commit without waiting for the disk
-   * (synchronous = NORMAL: in WAL mode still all or nothing, only perhaps lost at a power cut). The import's
-   * last transaction commits with the engine's setting (FULL), which makes everything before it durable too.
+   * (synchronous = NORMAL: in WAL mode still all or nothing, only perhaps lost at a power cut — and then
+   * every later commit with them, as the log is replayed in order). The import's last transaction commits
+   * with the engine's setting (FULL), which makes everything before it durable too. The setting is put back
+   * before anything else can run: the batch is synchronous.
    */
   const withoutSync = (work: () => void): void => {
     const setting = Number(db.pragma('synchronous', { simple: true }));
@@ -152,28 +162,55 @@ function createStager(db: Db) {
     }
   };
 
-  return {
-    isNew: (id: string): boolean => occurrenceExists.get(id) === undefined,
-    location(doc: CatalogDocument['locations'][number]): void {
-      location.run(doc.id, defaultName(doc.name), JSON.stringify(doc.currencies), doc.timeZone ?? null);
-    },
-    *occurrence(ofEvent: DocEvent, doc: DocOccurrence): Generator<void, void, undefined> {
-      immediate(db, () => {
-        event.run(ofEvent.id, defaultName(ofEvent.name), ofEvent.locationId, ofEvent.kind);
-        occurrence.run(doc.id, ofEvent.id, doc.startsAt);
-        doc.areas.forEach((each, a) => area.run(doc.id, each.id, defaultName(each.name), each.seating, a));
-      });
-      yield;
-      for (const each of doc.areas) {
-        for (let from = 0; from < each.inventoryItems.length; from += STAGE_BATCH) {
-          withoutSync(() =>
-            immediate(db, () => {
-              each.inventoryItems.slice(from, from + STAGE_BATCH).forEach((one, i) => item.run(doc.id, one.id, each.id, one.label ?? null, one.capacity, from + i));
-            }),
-          );
-          yield;
+  /** what one plan stages: its own gathered rows, so nothing of a failed plan is left for the next one */
+  const session = () => {
+    let pending: (() => void)[] = [];
+    let rows = 0;
+    const add = (count: number, work: () => void): void => {
+      pending.push(work);
+      rows += count;
+    };
+    const commit = (): void => {
+      const batch = pending;
+      pending = [];
+      rows = 0;
+      if (batch.length > 0) withoutSync(() => immediate(db, () => batch.forEach((work) => work())));
+    };
+
+    return {
+      location(doc: CatalogDocument['locations'][number]): void {
+        add(1, () => location.run(doc.id, defaultName(doc.name), JSON.stringify(doc.currencies), doc.timeZone ?? null));
+      },
+      *occurrence(ofEvent: DocEvent, doc: DocOccurrence): Generator<void, void, undefined> {
+        add(1 + doc.areas.length, () => {
+          event.run(ofEvent.id, defaultName(ofEvent.name), ofEvent.locationId, ofEvent.kind);
+          occurrence.run(doc.id, ofEvent.id, doc.startsAt);
+          doc.areas.forEach((each, a) => area.run(doc.id, each.id, defaultName(each.name), each.seating, a));
+        });
+        for (const each of doc.areas) {
+          for (let from = 0; from < each.inventoryItems.length; from += STAGE_BATCH) {
+            const slice = each.inventoryItems.slice(from, from + STAGE_BATCH);
+            const first = from;
+            add(slice.length, () => slice.forEach((one, i) => item.run(doc.id, one.id, each.id, one.label ?? null, one.capacity, first + i)));
+            if (rows >= STAGE_BATCH) {
+              commit();
+              yield;
+            }
+          }
         }
-      }
-    },
+        yield;
+      },
+      /** commits what is gathered */
+      *flush(): Generator<void, void, undefined> {
+        commit();
+        yield;
+      },
+    };
+  };
+
+  return {
+    /** never stored, nor gathered for staging (a document names an occurrence once) */
+    isNew: (id: string): boolean => occurrenceExists.get(id) === undefined,
+    session,
   };
 }
