@@ -84,7 +84,7 @@ describe('the item plan of an occurrence stored inactive', () => {
   });
 
   const seats = () =>
-    db.prepare('SELECT id, label, held, active FROM inventory_items WHERE occurrence_id = ? ORDER BY position').all('arena-1') as { id: string; label: string; held: number; active: number }[];
+    db.prepare<[string], { id: string; label: string; held: number; active: number }>('SELECT id, label, held, active FROM inventory_items WHERE occurrence_id = ? ORDER BY position').all('arena-1');
   const importInSteps = (doc: CatalogDocument) => {
     const plan = run(ctx.catalogWriter.plan(doc, true));
     immediate(db, () => ctx.catalogWriter.write(doc, plan));
@@ -123,5 +123,50 @@ describe('the item plan of an occurrence stored inactive', () => {
     expect(plan.staged).toEqual(['arena-1']);
     expect(seats().filter((seat) => seat.active === 1)).toHaveLength(SEATS);
     expect(ctx.catalog.items('arena-1')).toHaveLength(SEATS);
+  });
+});
+
+describe('the staged batches and the disk', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** imports the arena in steps, an order-like commit between two steps; the synchronous setting seen by each staged seat's insert */
+  const stagedWith = (journal: 'wal' | 'delete') => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'kassa-plan-sync-'));
+    dirs.push(dataDir);
+    const db = openDatabase(dataDir);
+    try {
+      if (journal === 'delete') db.pragma('journal_mode = DELETE');
+      const simulator = createSimulator(db, { baseUrl: () => 'http://127.0.0.1', now: Date.now });
+      const ctx = createContext(db, { holdSeconds: 900, now: Date.now, payments: simulator.provider });
+      importCatalog(ctx, catalog({ arena: false }));
+      // a temporary trigger (this connection only) records the setting each inserted row was written under
+      db.exec(`CREATE TEMP TABLE seen (sync INTEGER);
+        CREATE TEMP TRIGGER seen_sync AFTER INSERT ON main.inventory_items BEGIN INSERT INTO seen SELECT synchronous FROM pragma_synchronous; END;`);
+      const doc = catalog({ arena: true });
+      const steps = ctx.catalogWriter.plan(doc, true);
+      const between: number[] = [];
+      let step = steps.next();
+      while (!step.done) {
+        // what any other request's commit between two steps would run under
+        between.push(Number(db.pragma('synchronous', { simple: true })));
+        step = steps.next();
+      }
+      immediate(db, () => ctx.catalogWriter.write(doc, step.value));
+      const seen = db.prepare<[], number>('SELECT sync FROM seen').pluck().all();
+      return { seen: new Set(seen), count: seen.length, between: new Set(between), after: Number(db.pragma('synchronous', { simple: true })), items: ctx.catalog.items('arena-1').length };
+    } finally {
+      db.close();
+    }
+  };
+
+  it('in WAL mode staged seats commit without waiting for the disk, and every commit between the steps waits (FULL)', () => {
+    expect(stagedWith('wal')).toEqual({ seen: new Set([1]), count: SEATS, between: new Set([2]), after: 2, items: SEATS });
+  });
+
+  it('with a rollback journal (WAL refused by the file system) every staged batch waits for the disk', () => {
+    expect(stagedWith('delete')).toEqual({ seen: new Set([2]), count: SEATS, between: new Set([2]), after: 2, items: SEATS });
   });
 });
