@@ -164,9 +164,14 @@ function createStager(db: Db) {
    * (synchronous = NORMAL: in WAL mode still all or nothing, only perhaps lost at a power cut — and then
    * every later commit with them, as the log is replayed in order). The import's last transaction commits
    * with the engine's setting (FULL), which makes everything before it durable too. The setting is put back
-   * before anything else can run: the batch is synchronous.
+   * before anything else can run: the batch is synchronous. Only in WAL mode: with a rollback journal (a file
+   * system that refused WAL) NORMAL may corrupt the database at a power cut, so there batches wait for the disk.
    */
   const withoutSync = (work: () => void): void => {
+    if (db.pragma('journal_mode', { simple: true }) !== 'wal') {
+      work();
+      return;
+    }
     const setting = Number(db.pragma('synchronous', { simple: true }));
     db.pragma('synchronous = NORMAL');
     try {
