@@ -7,6 +7,8 @@ import { createSimulator } from '../../../engine/payments/simulator';
 import { immediate, openDatabase, type Db } from '../../../engine/store/db';
 import { importCatalog } from '../../../engine/use-cases/catalog';
 import { createContext, type EngineContext } from '../../../engine/use-cases/context';
+import { beginCheckout } from '../../../engine/use-cases/checkout-begin';
+import { settleCheckout } from '../../../engine/use-cases/checkout-settle';
 import { createCart } from '../../../engine/use-cases/create-cart';
 
 /**
@@ -168,5 +170,58 @@ describe('the staged batches and the disk', () => {
 
   it('with a rollback journal (WAL refused by the file system) every staged batch waits for the disk', () => {
     expect(stagedWith('delete')).toEqual({ seen: new Set([2]), count: SEATS, between: new Set([2]), after: 2, items: SEATS });
+  });
+});
+
+describe('sales between the steps of a re-import', () => {
+  let dataDir: string;
+  let db: Db;
+  let ctx: EngineContext;
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'kassa-plan-race-'));
+    db = openDatabase(dataDir);
+    const simulator = createSimulator(db, { baseUrl: () => 'http://127.0.0.1', now: Date.now });
+    ctx = createContext(db, { holdSeconds: 900, now: Date.now, payments: simulator.provider });
+  });
+  afterEach(() => {
+    db.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const sell = (inventoryItemId: string) => {
+    const cart = createCart(ctx, { items: [{ occurrenceId: 'arena-1', inventoryItemId, priceOptionId: 'full', quantity: 1 }] });
+    const start = beginCheckout(
+      ctx,
+      { apiKeyId: 'till', apiKeyScopes: ['orders:write'], idempotencyKey: crypto.randomUUID(), body: { cartId: cart.id, expectedTotal: cart.total, payment: { method: 'cash' } } },
+      Date.now(),
+    );
+    if (start.kind !== 'charge') throw new Error('a fresh key replayed');
+    const settled = settleCheckout(ctx, start.attempt, { status: 'approved' }, Date.now());
+    if ('error' in settled) throw settled.error;
+  };
+  const seat = (id: string) =>
+    db.prepare<[string], { held: number; sold: number; label: string; active: number }>('SELECT held, sold, label, active FROM inventory_items WHERE occurrence_id = \'arena-1\' AND id = ?').get(id);
+
+  it('keeps every hold and sale made while the plan was worked out; a seat sold then stays sold once', () => {
+    importCatalog(ctx, catalog({ arena: true }));
+    const doc = catalog({ arena: true, relabel: 'S5' });
+    const steps = ctx.catalogWriter.plan(doc, true);
+    let step = steps.next();
+    let n = 0;
+    while (!step.done) {
+      // a sale of S5 (the seat the plan relabels) and a hold on another seat between every two steps
+      if (n === 0) sell('S5');
+      createCart(ctx, { items: [{ occurrenceId: 'arena-1', inventoryItemId: `S${100 + n}`, priceOptionId: 'full', quantity: 1 }] });
+      n++;
+      step = steps.next();
+    }
+    expect(n, 'sales between several steps').toBeGreaterThanOrEqual(2);
+    const plan = step.value;
+    immediate(db, () => ctx.catalogWriter.write(doc, plan));
+    expect(plan.upserts.map((planned) => planned.item.id)).toEqual(['S5']);
+    expect(seat('S5')).toEqual({ held: 0, sold: 1, label: 'S5 (restricted view)', active: 1 });
+    for (let k = 0; k < n; k++) expect(seat(`S${100 + k}`)).toMatchObject({ held: 1, sold: 0, active: 1 });
+    expect(() => sell('S5')).toThrow();
+    expect(seat('S5')?.sold).toBe(1);
   });
 });
