@@ -85,9 +85,10 @@ export function createCatalogWriter(db: Db) {
       });
     });
     for (const { occurrenceId, areaId, position, item } of plan.upserts) upsertItem.run(occurrenceId, item.id, areaId, item.label ?? null, item.capacity, position);
+    // staged rows on first: an occurrence stored inactive had rows the document dropped, turned off again next
+    for (const occurrenceId of plan.staged) activateStaged.run(occurrenceId);
     for (const { occurrenceId, id } of plan.deactivate) deactivateItem.run(occurrenceId, id);
     for (const occurrenceId of plan.vanished) deactivateItemsOf.run(occurrenceId);
-    for (const occurrenceId of plan.staged) activateStaged.run(occurrenceId);
     for (const voucher of doc.vouchers ?? []) {
       upsertVoucher.run(
         voucher.code.toUpperCase(),
