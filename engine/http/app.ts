@@ -152,8 +152,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   installGracefulClose(app);
   app.addHook('onListen', (done) => {
+    const started = performance.now();
     schemas.warmUp().then(
-      (compiled) => app.log.debug({ compiled }, 'route schemas compiled'),
+      (compiled) => schemas.pending === 0 && app.log.info({ compiled, ms: Math.round(performance.now() - started) }, 'route schemas compiled'),
       (error: unknown) => app.log.error({ err: error }, 'a route schema does not compile'),
     );
     done();
