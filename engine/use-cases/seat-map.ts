@@ -24,6 +24,8 @@ interface Frame {
   readonly rows: Uint32Array;
   /** the answer's text around the numbers: [before available 0, between available 0 and held 0, before available 1, …, the tail] */
   readonly parts: readonly string[];
+  /** the length of the answer's text without its numbers */
+  readonly length: number;
 }
 
 /** How the route serializes `{ data: InventoryView }`: its response schema's own serializer. */
@@ -47,13 +49,17 @@ export function seatMapCache(db: Db): Cache {
   return cache;
 }
 
-/** Seats per piece of a streamed answer: small pieces are young garbage, collected at once. */
-const SEATS_PER_CHUNK = 2_000;
+/**
+ * Characters per piece of a streamed answer (~330 seats). V8 allocates a string over 128 kB in its large-object
+ * space, which only a full collection frees; pieces well under that are young garbage, collected at once.
+ */
+const CHUNK_CHARS = 32 * 1024;
 
 /**
  * The `{ "data": InventoryView }` answer as JSON text, with live availability (timed-out carts released first):
- * one string for a seat map of up to SEATS_PER_CHUNK items, else pieces of it in order — an arena's 9 MB
- * answer as one string (and one Buffer) per request would be old-generation garbage that swells the heap.
+ * one string for a seat map of up to CHUNK_CHARS characters, else pieces of about that size in order — an
+ * arena's 9 MB answer as one string (and one Buffer) per request would be old-generation garbage that swells
+ * the heap.
  */
 export function inventoryJson(
   ctx: EngineContext, serialize: InventorySerializer, occurrenceId: string, currency: string | undefined, language: NameLanguage,
@@ -62,7 +68,7 @@ export function inventoryJson(
   const { stock, frames } = seatMapCache(ctx.db);
   // The numbers are read inside the write transaction (timed-out carts are released first); the text is
   // stitched after it commits, so a big seat map holds the write lock only for its one query.
-  const [frame, live] = immediate(ctx.db, (): [Frame, string[]] => {
+  const [frame, live] = immediate(ctx.db, (): [Frame, Float64Array] => {
     const occurrence = ctx.catalog.occurrence(occurrenceId);
     if (!occurrence) throw new EngineError('RESOURCE_NOT_FOUND', { param: 'occurrenceId' });
     const context = priceContextFor(ctx, locationOf(ctx, occurrence.locationId), currency, now);
@@ -88,27 +94,27 @@ export function inventoryJson(
     }
     return [frame, live];
   });
-  return frame.rows.length <= SEATS_PER_CHUNK ? stitch(frame, live, 0, frame.rows.length) : chunks(frame, live);
-}
-
-function* chunks(frame: Frame, live: readonly string[]): Generator<string> {
-  for (let from = 0; from < frame.rows.length; from += SEATS_PER_CHUNK) yield stitch(frame, live, from, Math.min(from + SEATS_PER_CHUNK, frame.rows.length));
+  return frame.length <= CHUNK_CHARS ? [...chunks(frame, live)].join('') : chunks(frame, live);
 }
 
 const contextKey = (context: PriceContext) => `${context.currency}\n${context.rate ? `${context.rate.units}e-${context.rate.scale}` : ''}`;
 
 /**
- * The text of items [from, to): `live` holds available and held of each row, alternating (stock.live()).
- * The first piece carries the head of the answer, the last its tail.
+ * The answer's text in pieces of about CHUNK_CHARS characters: `live` holds available and held of each row,
+ * alternating (stock.live()). The first piece carries the head of the answer, the last its tail.
  */
-function stitch(frame: Frame, live: readonly string[], from: number, to: number): string {
+function* chunks(frame: Frame, live: Float64Array): Generator<string> {
   const { rows, parts } = frame;
-  let out = from === 0 ? (parts[0] ?? '') : '';
-  for (let k = from; k < to; k++) {
+  let out = parts[0] ?? '';
+  for (let k = 0; k < rows.length; k++) {
     const row = 2 * (rows[k] ?? 0);
     out += `${live[row] ?? ''}${parts[2 * k + 1] ?? ''}${live[row + 1] ?? ''}${parts[2 * k + 2] ?? ''}`;
+    if (out.length >= CHUNK_CHARS && k < rows.length - 1) {
+      yield out;
+      out = '';
+    }
   }
-  return out;
+  yield out;
 }
 
 // Stand-ins for the numbers while the view is serialized: a JSON string escapes its quotes, so the text
@@ -140,5 +146,5 @@ function buildFrame(
   // available then held, item after item: anything else would put numbers in the wrong places
   const inOrder = parts.length === 2 * rows.length + 1 && parts.every((part, i) => i === parts.length - 1 || part.endsWith(i % 2 === 0 ? '"available":' : '"held":'));
   if (!inOrder) throw new Error('the inventory serializer does not write available before held for each item');
-  return { catalog, rows: Uint32Array.from(rows), parts };
+  return { catalog, rows: Uint32Array.from(rows), parts, length: parts.reduce((sum, part) => sum + part.length, 0) };
 }
