@@ -39,9 +39,9 @@ export function createStockRepo(db: Db) {
     },
     /** the active inventory item ids of an occurrence, in the order of live() */
     ids: (occurrenceId: string): string[] => ids.all(occurrenceId),
-    /** available and held of every active item, alternating, in the order of ids() */
-    live(occurrenceId: string): Float64Array {
-      return numbers(live.get(occurrenceId) ?? null);
+    /** available and held of every active item, alternating, in the order of ids(); into `reuse` when it has the length */
+    live(occurrenceId: string, reuse?: Float64Array): Float64Array {
+      return numbers(live.get(occurrenceId) ?? null, reuse);
     },
     /** items whose held, sold or capacity changed after stock counter `since` (-1: every item) */
     changedSince(occurrenceId: string, since: number): ItemStockJson {
@@ -63,11 +63,11 @@ const COMMA = 0x2c;
 const ZERO = 0x30;
 
 /** Non-negative decimal integers separated by commas (ASCII) into numbers. */
-function numbers(text: Buffer | null): Float64Array {
+function numbers(text: Buffer | null, reuse: Float64Array | undefined): Float64Array {
   if (text === null || text.length === 0) return new Float64Array(0);
   let count = 1;
   for (const byte of text) if (byte === COMMA) count += 1;
-  const out = new Float64Array(count);
+  const out = reuse?.length === count ? reuse : new Float64Array(count);
   let k = 0;
   let value = 0;
   for (const byte of text) {
