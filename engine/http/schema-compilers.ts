@@ -56,6 +56,21 @@ export function lazySchemas(): LazySchemas {
     pending.add(get);
     return get;
   };
+  /**
+   * One compiled function per schema object and compiler: routes share their schemas (the error envelope of
+   * every route, a GET and its HEAD), and what Ajv and fast-json-stringify make of a schema depends on nothing
+   * else — 168 serializers were 45 different ones.
+   */
+  const sharedOnce = <T>(byObject: WeakMap<object, () => T>, schema: unknown, compile: () => T): (() => T) => {
+    if (typeof schema !== 'object' || schema === null) return once(compile);
+    let get = byObject.get(schema);
+    if (!get) {
+      get = once(compile);
+      byObject.set(schema, get);
+    }
+    return get;
+  };
+  const schemaOf = (route: unknown): unknown => (typeof route === 'object' && route !== null && 'schema' in route ? route.schema : undefined);
 
   const buildValidator: BuildValidator = (externalSchemas, ajvOptions) => {
     // Ajv itself (an instance per option set, with its formats) is made with the first schema compiled.
@@ -63,9 +78,10 @@ export function lazySchemas(): LazySchemas {
     pending.delete(compiler);
     // Fastify calls this with its route definition ({ schema, method, url, httpPart }), which the types of
     // @fastify/ajv-compiler describe as Ajv's own compile(schema); so do ours, passing it on unchanged.
+    const validators = new WeakMap<object, () => Validator>();
     return (route) => {
       assertLowerCaseHeaders(route);
-      const validator = once((): Validator => compiler()(route));
+      const validator = sharedOnce(validators, schemaOf(route), (): Validator => compiler()(route));
       const validate: Validator = (data, context) => {
         const compiled = validator();
         const valid = compiled(data, context);
@@ -81,8 +97,9 @@ export function lazySchemas(): LazySchemas {
   const buildSerializer: SerializerFactory = (externalSchemas, serializerOptions) => {
     const compiler = once(() => loadSerializerSelector()()(externalSchemas, serializerOptions));
     pending.delete(compiler);
+    const serializers = new WeakMap<object, () => (data: unknown) => string>();
     return (route) => {
-      const serializer = once(() => compiler()(route));
+      const serializer = sharedOnce(serializers, route.schema, () => compiler()(route));
       return (data: unknown) => serializer()(data);
     };
   };
