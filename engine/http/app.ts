@@ -9,6 +9,7 @@ import { installErrorHandling, sendError } from './error-handler';
 import { installGuard } from './guard';
 import { clientErrorHandler } from './client-errors';
 import { requestSerializer } from './log-redaction';
+import { lazySchemas } from './schema-compilers';
 import { openApiOptions, swagger } from './openapi';
 import type { Allocator } from '../sync/allocator';
 import { allocationRoutes } from './routes/allocations';
@@ -82,6 +83,8 @@ function installGracefulClose(app: FastifyInstance): void {
 
 /** The HTTP application, apart from `listen`, so tests and `serve` build the very same thing. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  // Route schemas compile on first use and, once the server listens, in the background (schema-compilers.ts).
+  const schemas = lazySchemas();
   const app = Fastify({
     // Request lines log the URL with ticket codes and challenge references redacted.
     loggerInstance: options.logger.child({}, { serializers: { req: requestSerializer } }),
@@ -98,6 +101,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     // Bodies are validated as sent: no coercion of "1" to 1, no silent removal of unknown fields.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false } },
+    schemaController: { compilersFactory: schemas.compilersFactory },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installErrorHandling(app);
@@ -147,5 +151,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('x-content-type-options', 'nosniff').header('referrer-policy', 'no-referrer');
   });
   installGracefulClose(app);
+  app.addHook('onListen', (done) => {
+    const started = performance.now();
+    schemas.warmUp().then(
+      (compiled) => schemas.pending === 0 && app.log.info({ compiled, ms: Math.round(performance.now() - started) }, 'route schemas compiled'),
+      (error: unknown) => app.log.error({ err: error }, 'a route schema does not compile'),
+    );
+    done();
+  });
+  app.addHook('onClose', (_instance, done) => {
+    schemas.stop();
+    done();
+  });
   return app;
 }

@@ -1,4 +1,4 @@
-import ReceiptPrinterEncoder from '@point-of-sale/receipt-printer-encoder';
+import type ReceiptPrinterEncoder from '@point-of-sale/receipt-printer-encoder';
 import type { PrintDocument, ReceiptSlip, TicketSlip } from './document';
 
 /**
@@ -14,8 +14,10 @@ const COLUMNS: Record<EscPosPaper, number> = { '58mm': 32, '80mm': 48 };
 /** module size of the QR code in dots: ~25 mm wide on 80 mm paper, ~19 mm on 58 mm */
 const QR_SIZE: Record<EscPosPaper, number> = { '58mm': 5, '80mm': 6 };
 
-export function encodeEscPos(document: PrintDocument, paper: EscPosPaper): Uint8Array {
-  const encoder = new ReceiptPrinterEncoder({ language: 'esc-pos', columns: COLUMNS[paper], feedBeforeCut: 4, newline: '\n' });
+/** The encoder (and its code page tables) loads with the first ticket printed, not with the engine. */
+export async function encodeEscPos(document: PrintDocument, paper: EscPosPaper): Promise<Uint8Array> {
+  const { default: Encoder } = await import('@point-of-sale/receipt-printer-encoder');
+  const encoder = new Encoder({ language: 'esc-pos', columns: COLUMNS[paper], feedBeforeCut: 4, newline: '\n' });
   encoder.initialize().codepage('auto');
   for (const ticket of document.tickets) ticketSlip(encoder, ticket, paper);
   if (document.receipt) receiptSlip(encoder, document.receipt, COLUMNS[paper]);

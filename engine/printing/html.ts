@@ -1,4 +1,3 @@
-import QRCode from 'qrcode';
 import type { PrintDocument, ReceiptSlip, TicketSlip } from './document';
 
 /**
@@ -23,6 +22,8 @@ tr.total td { font-weight: bold; border-top: 1px solid #000; }
 }
 
 async function ticketPage(ticket: TicketSlip): Promise<string> {
+  // qrcode loads with the first page printed, not with the engine (see pdf.ts).
+  const { default: QRCode } = await import('qrcode');
   const qr = await QRCode.toString(ticket.code, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 });
   return `<section><h2>${esc(ticket.heading)}</h2><h1>${esc(ticket.title)}</h1>${ticket.date ? `<p>${esc(ticket.date)}</p>` : ''}${
     ticket.venue ? `<p>${esc(ticket.venue)}</p>` : ''

@@ -1,5 +1,4 @@
-import PDFDocument from 'pdfkit';
-import QRCode from 'qrcode';
+import type QRCodes from 'qrcode';
 import type { TicketSlip } from './document';
 
 /**
@@ -12,7 +11,19 @@ export type PdfSize = 'a4' | '80mm';
 
 const MM = 72 / 25.4;
 
+type QrCodes = typeof QRCodes;
+
+/**
+ * pdfkit (with its fonts, fontkit and compression) and qrcode load with the first PDF, not with the engine: they
+ * take ~0.2 s to load, which every start would pay for a feature most venues never use.
+ */
+const libraries = async () => {
+  const [pdfkit, qrcode] = await Promise.all([import('pdfkit'), import('qrcode')]);
+  return { PDFDocument: pdfkit.default, QRCode: qrcode.default };
+};
+
 export async function ticketsPdf(tickets: readonly TicketSlip[], size: PdfSize, meta: { title: string; createdAt: Date }): Promise<Buffer> {
+  const { PDFDocument, QRCode } = await libraries();
   const doc = new PDFDocument({
     autoFirstPage: false,
     size: size === 'a4' ? 'A4' : [80 * MM, 140 * MM],
@@ -25,8 +36,8 @@ export async function ticketsPdf(tickets: readonly TicketSlip[], size: PdfSize, 
     doc.on('end', resolve);
     doc.on('error', reject);
   });
-  if (size === 'a4') a4(doc, tickets);
-  else roll(doc, tickets);
+  if (size === 'a4') a4(doc, QRCode, tickets);
+  else roll(doc, QRCode, tickets);
   doc.end();
   await ended;
   return Buffer.concat(chunks);
@@ -34,7 +45,7 @@ export async function ticketsPdf(tickets: readonly TicketSlip[], size: PdfSize, 
 
 const PER_PAGE = 3;
 
-function a4(doc: PDFKit.PDFDocument, tickets: readonly TicketSlip[]): void {
+function a4(doc: PDFKit.PDFDocument, QRCode: QrCodes, tickets: readonly TicketSlip[]): void {
   const margin = 15 * MM;
   tickets.forEach((ticket, index) => {
     const slot = index % PER_PAGE;
@@ -46,19 +57,19 @@ function a4(doc: PDFKit.PDFDocument, tickets: readonly TicketSlip[]): void {
     const qrSize = Math.min(height - 40, 45 * MM);
     const textWidth = width - qrSize - 40;
     slipText(doc, ticket, margin + 14, top + 18, textWidth, 'left');
-    drawQr(doc, ticket.code, margin + width - qrSize - 14, top + (height - qrSize) / 2, qrSize);
+    drawQr(doc, QRCode, ticket.code, margin + width - qrSize - 14, top + (height - qrSize) / 2, qrSize);
   });
   if (tickets.length === 0) doc.addPage();
 }
 
-function roll(doc: PDFKit.PDFDocument, tickets: readonly TicketSlip[]): void {
+function roll(doc: PDFKit.PDFDocument, QRCode: QrCodes, tickets: readonly TicketSlip[]): void {
   for (const ticket of tickets) {
     doc.addPage();
     const margin = 5 * MM;
     const width = doc.page.width - 2 * margin;
     const qrSize = 40 * MM;
     const y = slipText(doc, ticket, margin, margin, width, 'center', false);
-    drawQr(doc, ticket.code, (doc.page.width - qrSize) / 2, y + 6, qrSize);
+    drawQr(doc, QRCode, ticket.code, (doc.page.width - qrSize) / 2, y + 6, qrSize);
     doc.font('Courier-Bold').fontSize(12).text(ticket.code, margin, y + qrSize + 12, { width, align: 'center' });
     doc.font('Helvetica').fontSize(8).text(ticket.footer, { width, align: 'center' });
   }
@@ -83,7 +94,7 @@ function slipText(doc: PDFKit.PDFDocument, ticket: TicketSlip, x: number, y: num
 }
 
 /** A QR code drawn as filled squares (vector, sharp at any zoom), quiet zone included. */
-function drawQr(doc: PDFKit.PDFDocument, text: string, x: number, y: number, size: number): void {
+function drawQr(doc: PDFKit.PDFDocument, QRCode: QrCodes, text: string, x: number, y: number, size: number): void {
   const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
   const count = modules.size + 8; // four modules of quiet zone each side
   const cell = size / count;

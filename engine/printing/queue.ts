@@ -161,7 +161,7 @@ export function startPrintQueue(ctx: EngineContext, jobs: PrintJobRepo, options:
       if (order.status === 'cancelled') return { ok: false, sent: false, retry: false, reason: 'the order was cancelled before it printed' };
       const document = printDocument(order, { what: job.what, language: job.language, timeZone, openDrawer: job.openDrawer === 1 });
       if (printer.kind === 'escpos') {
-        const outcome = await sendTcp(printer, encodeEscPos(document, printer.paper), options.tcp ?? DEFAULT_TCP_TIMEOUTS, cutOff.signal);
+        const outcome = await sendTcp(printer, await encodeEscPos(document, printer.paper), options.tcp ?? DEFAULT_TCP_TIMEOUTS, cutOff.signal);
         reachable(outcome.ok, outcome.ok ? undefined : outcome.reason);
         if (!outcome.ok) options.logger.warn({ printer: printer.id, job: job.id, reason: outcome.reason, sent: outcome.sent }, 'print job not printed');
         return outcome.ok ? outcome : { ...outcome, retry: !outcome.sent };

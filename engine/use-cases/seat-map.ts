@@ -5,6 +5,7 @@ import type { PriceContext } from '../domain/pricing';
 import type { Db } from '../store/db';
 import { immediate } from '../store/db';
 import { createStockRepo, type StockRepo } from '../store/stock-repo';
+import { fullGc } from './full-gc';
 import { occurrenceInventory } from './catalog';
 import type { EngineContext } from './context';
 import { locationOf, priceContextFor } from './price-context';
@@ -22,9 +23,22 @@ interface Frame {
   readonly catalog: number;
   /** for the k-th item of the answer: its row in stock.live() (primary-key order) */
   readonly rows: Uint32Array;
-  /** the answer's text around the numbers: [before available 0, between available 0 and held 0, before available 1, …, the tail] */
-  readonly parts: readonly string[];
+  /**
+   * the answer's text without its numbers, one flat string (a 100,000-seat map: 7 MB, where 200,000 strings
+   * of its parts took 17 MB), and where its parts start: [before available 0, between available 0 and held 0,
+   * before available 1, …, the tail], part i being text[cuts[i], cuts[i + 1])
+   */
+  readonly text: string;
+  readonly cuts: Uint32Array;
+  /**
+   * arrays for stock.live() that answers have finished with. An answer streams for longer than V8 keeps an
+   * object young, so an array per request (1.6 MB for 100,000 seats) would be old-generation garbage.
+   */
+  readonly spare: Float64Array[];
 }
+
+/** spare arrays kept per seat map: more concurrent answers than this allocate their own */
+const MAX_SPARE = 4;
 
 /** How the route serializes `{ data: InventoryView }`: its response schema's own serializer. */
 export type InventorySerializer = (payload: { data: InventoryView }) => string;
@@ -47,13 +61,20 @@ export function seatMapCache(db: Db): Cache {
   return cache;
 }
 
-/** Seats per piece of a streamed answer: small pieces are young garbage, collected at once. */
-const SEATS_PER_CHUNK = 2_000;
+/**
+ * Characters per piece of a streamed answer (~330 seats). V8 allocates a string over 128 kB in its large-object
+ * space, which only a full collection frees; pieces well under that are young garbage, collected at once.
+ */
+const CHUNK_CHARS = 32 * 1024;
+
+/** Preparing a seat map of this many seats or more is followed by a full garbage collection (full-gc.ts). */
+const COLLECT_AFTER_SEATS = 20_000;
 
 /**
  * The `{ "data": InventoryView }` answer as JSON text, with live availability (timed-out carts released first):
- * one string for a seat map of up to SEATS_PER_CHUNK items, else pieces of it in order — an arena's 9 MB
- * answer as one string (and one Buffer) per request would be old-generation garbage that swells the heap.
+ * one string for a seat map of up to CHUNK_CHARS characters, else pieces of about that size in order — an
+ * arena's 9 MB answer as one string (and one Buffer) per request would be old-generation garbage that swells
+ * the heap.
  */
 export function inventoryJson(
   ctx: EngineContext, serialize: InventorySerializer, occurrenceId: string, currency: string | undefined, language: NameLanguage,
@@ -62,7 +83,8 @@ export function inventoryJson(
   const { stock, frames } = seatMapCache(ctx.db);
   // The numbers are read inside the write transaction (timed-out carts are released first); the text is
   // stitched after it commits, so a big seat map holds the write lock only for its one query.
-  const [frame, live] = immediate(ctx.db, (): [Frame, string[]] => {
+  let built = false;
+  const [frame, live] = immediate(ctx.db, (): [Frame, Float64Array] => {
     const occurrence = ctx.catalog.occurrence(occurrenceId);
     if (!occurrence) throw new EngineError('RESOURCE_NOT_FOUND', { param: 'occurrenceId' });
     const context = priceContextFor(ctx, locationOf(ctx, occurrence.locationId), currency, now);
@@ -71,11 +93,12 @@ export function inventoryJson(
     const { catalog } = stock.versions();
     const key = `${occurrenceId}\n${language}\n${contextKey(context)}`;
     let frame = frames.get(key);
-    const live = stock.live(occurrenceId);
+    const live = stock.live(occurrenceId, frame?.spare.pop());
     // A frame of an older catalog — or, defensively, one whose item count no longer matches — is rebuilt.
     if (frame?.catalog !== catalog || 2 * frame.rows.length !== live.length) {
       if (frame && frame.catalog !== catalog) frames.clear();
       frame = buildFrame(ctx, serialize, stock, occurrenceId, currency, language, catalog);
+      built = true;
     }
     frames.delete(key);
     frames.set(key, frame);
@@ -88,27 +111,34 @@ export function inventoryJson(
     }
     return [frame, live];
   });
-  return frame.rows.length <= SEATS_PER_CHUNK ? stitch(frame, live, 0, frame.rows.length) : chunks(frame, live);
-}
-
-function* chunks(frame: Frame, live: readonly string[]): Generator<string> {
-  for (let from = 0; from < frame.rows.length; from += SEATS_PER_CHUNK) yield stitch(frame, live, from, Math.min(from + SEATS_PER_CHUNK, frame.rows.length));
+  if (built && frame.rows.length >= COLLECT_AFTER_SEATS) fullGc();
+  return frame.text.length <= CHUNK_CHARS ? [...chunks(frame, live)].join('') : chunks(frame, live);
 }
 
 const contextKey = (context: PriceContext) => `${context.currency}\n${context.rate ? `${context.rate.units}e-${context.rate.scale}` : ''}`;
 
 /**
- * The text of items [from, to): `live` holds available and held of each row, alternating (stock.live()).
- * The first piece carries the head of the answer, the last its tail.
+ * The answer's text in pieces of about CHUNK_CHARS characters: `live` holds available and held of each row,
+ * alternating (stock.live()). The first piece carries the head of the answer, the last its tail.
  */
-function stitch(frame: Frame, live: readonly string[], from: number, to: number): string {
-  const { rows, parts } = frame;
-  let out = from === 0 ? (parts[0] ?? '') : '';
-  for (let k = from; k < to; k++) {
-    const row = 2 * (rows[k] ?? 0);
-    out += `${live[row] ?? ''}${parts[2 * k + 1] ?? ''}${live[row + 1] ?? ''}${parts[2 * k + 2] ?? ''}`;
+function* chunks(frame: Frame, live: Float64Array): Generator<string> {
+  const { rows, text, cuts } = frame;
+  const part = (i: number) => text.slice(cuts[i], cuts[i + 1]);
+  try {
+    let out = part(0);
+    for (let k = 0; k < rows.length; k++) {
+      const row = 2 * (rows[k] ?? 0);
+      out += `${live[row] ?? ''}${part(2 * k + 1)}${live[row + 1] ?? ''}${part(2 * k + 2)}`;
+      if (out.length >= CHUNK_CHARS && k < rows.length - 1) {
+        yield out;
+        out = '';
+      }
+    }
+    yield out;
+  } finally {
+    // answered, or the client went away: the array serves the next answer
+    if (frame.spare.length < MAX_SPARE) frame.spare.push(live);
   }
-  return out;
 }
 
 // Stand-ins for the numbers while the view is serialized: a JSON string escapes its quotes, so the text
@@ -140,5 +170,8 @@ function buildFrame(
   // available then held, item after item: anything else would put numbers in the wrong places
   const inOrder = parts.length === 2 * rows.length + 1 && parts.every((part, i) => i === parts.length - 1 || part.endsWith(i % 2 === 0 ? '"available":' : '"held":'));
   if (!inOrder) throw new Error('the inventory serializer does not write available before held for each item');
-  return { catalog, rows: Uint32Array.from(rows), parts };
+  const cuts = new Uint32Array(parts.length + 1);
+  for (let i = 0; i < parts.length; i++) cuts[i + 1] = (cuts[i] ?? 0) + (parts[i]?.length ?? 0);
+  // joined into one new flat string: the parts, slices of the serializer's text, would keep all of it alive
+  return { catalog, rows: Uint32Array.from(rows), text: parts.join(''), cuts, spare: [] };
 }

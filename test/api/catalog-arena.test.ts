@@ -90,4 +90,22 @@ describe('a 100,000-seat seat map', () => {
     const relabelled = (await inventory()).areas.flatMap((area) => area.inventoryItems);
     expect(relabelled[SEATS - 1]).toEqual({ id: seatIdOf(SEATS - 1), label: `Block 99 seat 999 (renumbered)`, capacity: 1, available: 0, held: 1 });
   }, 240_000);
+
+  it('answers requests at the same time alike, and the next one with the numbers of its own moment', async () => {
+    const text = async () => {
+      const response = await fetch(`${engine.url}/api/v3/occurrences/${OCCURRENCE}/inventory`, { headers: { 'x-svc-api-key': engine.keys.admin } });
+      expect(response.status).toBe(200);
+      return response.text();
+    };
+    const heldIds = (json: string) =>
+      (JSON.parse(json) as { data: InventoryView }).data.areas.flatMap((area) => area.inventoryItems).filter((item) => (item.held ?? 0) > 0).map((item) => item.id);
+    // answers stream while others are read: each has its own numbers (arrays are reused once an answer is done)
+    const together = await Promise.all([text(), text(), text(), text(), text(), text()]);
+    for (const answer of together) expect(answer).toBe(together[0]);
+    const before = heldIds(together[0] ?? '');
+    await createCart(engine, [seat(seatIdOf(777), 'block-0-full', OCCURRENCE)]);
+    const [after, again] = await Promise.all([text(), text()]);
+    expect(after).toBe(again);
+    expect(heldIds(after ?? '').sort()).toEqual([...before, seatIdOf(777)].sort());
+  }, 240_000);
 });
