@@ -59,8 +59,20 @@ export function createOutboxRepo(db: Db) {
   const getState = db.prepare<[string], { value: string }>('SELECT value FROM sync_state WHERE name = ?');
   const putState = db.prepare<[string, string]>('INSERT INTO sync_state (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value');
 
+  // Told of every entry added (the sync worker, so that it need not poll): called inside the adding
+  // transaction, so a listener only schedules work — it must not touch the database nor throw.
+  const listeners = new Set<(kind: OutboxRow['kind']) => void>();
+
   return {
-    add: (kind: OutboxRow['kind'], orderId: string, now: number) => void insert.run(kind, orderId, randomUUID(), now),
+    add(kind: OutboxRow['kind'], orderId: string, now: number): void {
+      insert.run(kind, orderId, randomUUID(), now);
+      for (const listener of listeners) listener(kind);
+    },
+    /** calls `listener` for every entry added from now on; answers the function that stops it */
+    onAdded(listener: (kind: OutboxRow['kind']) => void): () => void {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
     next: () => next.get(),
     /** up to `limit` entries due at `now` that may go now, oldest first */
     ready: (now: number, limit: number) => ready.all(now, limit),

@@ -1,9 +1,9 @@
 import type { ImportOrder, ImportResult } from '../contract/import';
-import type { Order } from '../contract/order';
 import { immediate } from '../store/db';
+import type { OrderRow } from '../store/order-repo';
 import type { OutboxRow } from '../store/outbox-repo';
-import { readOrder } from '../use-cases/cancel-order';
 import type { EngineContext } from '../use-cases/context';
+import type { OrderLines } from '../use-cases/order-view';
 import type { Channel } from './channel';
 import { refused, type Delivery } from './refusal';
 import { dataOf, errorOf } from './upstream';
@@ -19,7 +19,9 @@ export async function deliverBatch(ctx: EngineContext, hub: Channel, entries: re
   const outcomes = new Map<number, Delivery>();
   const sending: { entry: OutboxRow; body: ImportOrder }[] = [];
   for (const entry of entries) {
-    const order = readOrder(ctx, entry.orderId);
+    // The order's row is all an import needs (not its tickets, gift cards or show, which the API's view adds).
+    const order = ctx.orders.get(entry.orderId);
+    if (!order) throw new Error(`order ${entry.orderId} of outbox entry ${String(entry.id)} is missing`);
     // Cancelled here before it was ever sent: nothing to send. Once sent, it may be upstream (a lost answer):
     // it goes again — the hub answers the order it made — and its cancellation follows it.
     if (order.status === 'cancelled' && entry.upstreamOrderId === null && entry.sentAt === null) outcomes.set(entry.id, { kind: 'delivered', upstreamOrderId: null });
@@ -57,11 +59,12 @@ export async function deliverBatch(ctx: EngineContext, hub: Channel, entries: re
   return outcomes;
 }
 
-function importOf(ctx: EngineContext, entry: OutboxRow, order: Order): ImportOrder {
-  const items = order.items
+function importOf(ctx: EngineContext, entry: OutboxRow, order: OrderRow): ImportOrder {
+  const lines = JSON.parse(order.lines) as OrderLines;
+  const items = lines.items
     .filter((item) => item.type !== 'extra')
     .map((item) => ({ occurrenceId: item.occurrenceId ?? '', inventoryItemId: item.inventoryItemId ?? '', priceOptionId: item.priceOptionId ?? '', quantity: item.quantity }));
-  const extras = order.items.flatMap((item) => (item.type === 'extra' && item.extraId !== undefined ? [{ extraId: item.extraId, quantity: item.quantity }] : []));
+  const extras = lines.items.flatMap((item) => (item.type === 'extra' && item.extraId !== undefined ? [{ extraId: item.extraId, quantity: item.quantity }] : []));
   const vouchers = ctx.carts.voucherCodes(order.cartId);
   return {
     idempotencyKey: entry.idempotencyKey,
@@ -70,6 +73,6 @@ function importOf(ctx: EngineContext, entry: OutboxRow, order: Order): ImportOrd
     ...(extras.length > 0 && { extras }),
     ...(vouchers.length > 0 && { vouchers }),
     currency: order.currency,
-    expectedTotal: order.total,
+    expectedTotal: { amount: order.total, currency: order.currency },
   };
 }

@@ -18,6 +18,12 @@ import { createUpstream } from './upstream';
  * to a hub, batches of up to 100 orders — while each order's own entries go one after the other (a
  * cancellation waits for its order). Every request follows the retry rules of retry.ts; a refusal for good
  * goes to the conflict inbox and the entries behind it go on.
+ *
+ * A new entry wakes the worker at once. To a hub, a batch of fewer than the hub's limit starts at most once
+ * every `gatherMs`: the first sale after a quiet spell goes at once, and under a steady stream of sales the
+ * orders made meanwhile gather into one import, so that the bookkeeping of a delivery — two outbox commits,
+ * each with its fsync, one request and its answer — is paid per batch, not per sale. A full batch (a backlog)
+ * never waits.
  */
 export interface SyncOptions {
   readonly url: string;
@@ -29,7 +35,16 @@ export interface SyncOptions {
   readonly pollMs?: number;
   /** deliveries in flight at once (default 4) */
   readonly concurrency?: number;
+  /** to a hub, the least time between the starts of two batches that are not full (default `GATHER_MS`, at most `pollMs`) */
+  readonly gatherMs?: number;
 }
+
+/**
+ * How long orders sold in a steady stream gather before they go to a hub together: at most this long (plus the
+ * import's own round trip) between a sale and its delivery, and at most 1000 / GATHER_MS partial imports a
+ * second whatever the rate of sales. A lone sale is not held: it goes as soon as it is made.
+ */
+export const GATHER_MS = 500;
 
 export interface SyncStatus {
   online: boolean | null;
@@ -56,6 +71,7 @@ export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger
   const poll = options.pollMs ?? 1000;
   const pullEvery = options.pullIntervalMs ?? 60_000;
   const concurrency = Math.max(1, options.concurrency ?? 4);
+  const gather = Math.max(0, options.gatherMs ?? Math.min(GATHER_MS, poll));
   const status: SyncStatus = { online: null, lastSuccessAt: ctx.outbox.state('last_success_at') ?? null, lastError: null, keyRejected: false, upstreamKind: null };
   let batchLimit = IMPORT_BATCH_LIMIT;
   let nextPullAt = 0;
@@ -63,7 +79,30 @@ export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger
   const inFlight = new Set<string>();
   const jobs = new Set<Promise<void>>();
   let deliveries = 0;
-  let wake: () => void = () => undefined;
+  /** when the last batch to a hub that was not full started */
+  let lastPartialAt = Number.NEGATIVE_INFINITY;
+  /** the loop's current wait: until when, and how to end it early */
+  let sleeping: { until: number; timer: ReturnType<typeof setTimeout>; done: () => void } | undefined;
+  /** ends the loop's wait at `at` if that is sooner than it would end (at once when `at` has passed) */
+  const wakeAt = (at: number): void => {
+    if (!sleeping || at >= sleeping.until) return;
+    const ms = at - ctx.now();
+    if (ms <= 0) {
+      sleeping.done();
+      return;
+    }
+    clearTimeout(sleeping.timer);
+    sleeping.until = at;
+    sleeping.timer = setTimeout(sleeping.done, ms);
+  };
+  const wake = (): void => wakeAt(Number.NEGATIVE_INFINITY);
+  /** A partial batch to a hub, which waits for the gathering window of the one before it. */
+  const partial = (job: readonly OutboxRow[]): boolean => status.upstreamKind === 'hub' && job.length < batchLimit && job.every(importable);
+  // A new order wakes the worker when it may go (a cancellation at once); nothing is read in the sale's request.
+  const unlisten = ctx.outbox.onAdded((kind) => {
+    const paced = kind === 'order' && status.upstreamKind === 'hub' ? lastPartialAt + gather : 0;
+    wakeAt(Math.max(paced, retrier.gate()));
+  });
 
   const answered = (now: number) => {
     status.online = true;
@@ -203,6 +242,14 @@ export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger
           while (deliveries < concurrency) {
             const job = nextJob(now);
             if (!job) break;
+            if (partial(job)) {
+              const at = lastPartialAt + gather;
+              if (now < at) {
+                wait = Math.min(wait, at - now);
+                break;
+              }
+              lastPartialAt = now;
+            }
             start(job);
           }
         } catch (error) {
@@ -212,13 +259,13 @@ export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger
         if (due !== undefined && due > now) wait = Math.min(wait, due - now);
       }
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, Math.max(1, wait));
-        function done() {
-          clearTimeout(timer);
-          wake = () => undefined;
+        const ms = Math.max(1, wait);
+        const done = (): void => {
+          if (sleeping) clearTimeout(sleeping.timer);
+          sleeping = undefined;
           resolve();
-        }
-        wake = done;
+        };
+        sleeping = { until: ctx.now() + ms, timer: setTimeout(done, ms), done };
         if (stopping.signal.aborted) done();
       });
     }
@@ -233,6 +280,7 @@ export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger
     /** a 429 answered to another sender of this terminal pauses the worker as well */
     pause: (ms: number): void => retrier.pause(ms),
     async stop(): Promise<void> {
+      unlisten();
       stopping.abort();
       wake();
       await looping;

@@ -54,7 +54,8 @@ describe.each(UPSTREAMS)('an order kept offline past the idempotency-key lifetim
       if (event.kind === 'lost') proxy.setDown(true);
     });
     proxy.setDown(false);
-    await waitUntil(() => proxy.counters.lost === 1, 60_000, 'the first checkout answer to be lost');
+    // (deliveries run alongside each other: more than one answer may be lost before the line goes down)
+    await waitUntil(() => proxy.counters.lost >= 1, 60_000, 'the first checkout answer to be lost');
     expect(proxy.events.find((event) => event.kind === 'lost')).toMatchObject({ route: orderRoute(kind), status: kind === 'hub' ? 200 : 201 });
 
     // The upstream has the order (a hub: the whole batch of the lost import; a plain v3 service may also
