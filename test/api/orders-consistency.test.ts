@@ -59,8 +59,10 @@ describe('the catalog changing while the provider is answering', () => {
 
 describe('a payment attempt whose provider never answered', () => {
   let engine: TestEngine;
+  let clock = Date.now();
   beforeAll(async () => {
-    engine = await startTestEngine({ sweepIntervalMs: 100 });
+    // the engine's clock, moved by the test: the sweeper (every 100 ms) sees the attempt stale only when the test says so
+    engine = await startTestEngine({ sweepIntervalMs: 100, now: () => clock });
   });
   afterAll(() => engine.close());
 
@@ -70,14 +72,15 @@ describe('a payment attempt whose provider never answered', () => {
     const db = openDatabase(engine.dataDir);
     const key = crypto.randomUUID();
     const apiKeyId = (db.prepare("SELECT id FROM api_keys WHERE name = 'admin'").get() as { id: string }).id;
-    const longAgo = Date.now() - 120_000;
     db.prepare(`INSERT INTO payment_attempts (id, cart_id, api_key_id, idempotency_key, method, amount, currency, request, state, created_at)
-      VALUES ('pay_lost', ?, ?, ?, 'card', 4500, 'EUR', '{"token":"tok_visa"}', 'pending', ?)`).run(cart.id, apiKeyId, key, longAgo);
-    db.prepare("INSERT INTO idempotency_keys (api_key_id, key, cart_id, state, created_at) VALUES (?, ?, ?, 'in_progress', ?)").run(apiKeyId, key, cart.id, longAgo);
+      VALUES ('pay_lost', ?, ?, ?, 'card', 4500, 'EUR', '{"token":"tok_visa"}', 'pending', ?)`).run(cart.id, apiKeyId, key, clock);
+    db.prepare("INSERT INTO idempotency_keys (api_key_id, key, cart_id, state, created_at) VALUES (?, ?, ?, 'in_progress', ?)").run(apiKeyId, key, cart.id, clock);
     db.close();
 
+    // while the attempt is young, the cart is locked: staff cannot release a cart that may be paying
     const locked = await engine.request<{ error: { code: string } }>('DELETE', `/carts/${cart.id}`);
-    expect([locked.status, locked.body.error.code]).toEqual([409, 'CART_CHECKOUT_IN_PROGRESS']);
+    expect([locked.status, locked.body?.error.code]).toEqual([409, 'CART_CHECKOUT_IN_PROGRESS']);
+    clock += 120_000; // two minutes on: past the 30 s provider deadline, well inside the cart's 15-minute hold
     await expect.poll(async () => (await engine.request('DELETE', `/carts/${cart.id}`)).status, { timeout: 5_000 }).toBe(204);
   });
 });
