@@ -650,7 +650,7 @@ describe('box office holds that run out (5-second holds)', () => {
     const left = countdownSeconds(await countdown.innerText());
     expect(left).toBeGreaterThanOrEqual(3); // the new hold itself must outlast the two seconds
     await page.clock.runFor(2_000);
-    await expect.poll(async () => countdownSeconds(await countdown.innerText())).toBeLessThanOrEqual(left - 2);
+    await expect.poll(async () => countdownSeconds(await countdown.innerText({ timeout: 1_000 })), { timeout: 5_000 }).toBeLessThanOrEqual(left - 2);
     expect(await page.getByRole('dialog').count()).toBe(0);
     expect(await page.locator('[data-code="PAYMENT_DECLINED"]').count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Pay by card', exact: true }).getAttribute('aria-pressed')).toBe('false');

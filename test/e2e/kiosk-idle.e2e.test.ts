@@ -50,7 +50,7 @@ async function pauseClock(page: Page): Promise<void> {
 
 /** The seconds the hold countdown shows (m:ss). */
 async function holdSecondsLeft(page: Page): Promise<number> {
-  const text = await page.getByRole('timer', { name: 'Hold time left' }).innerText();
+  const text = await page.getByRole('timer', { name: 'Hold time left' }).innerText({ timeout: 1_000 });
   const match = /^(\d+):(\d{2})$/.exec(text.trim());
   if (!match) throw new Error(`hold countdown reads "${text}"`);
   return Number(match[1]) * 60 + Number(match[2]);
@@ -120,7 +120,7 @@ describe('kiosk idle reset in the browser', () => {
     // Idle again since the answer, the question is back — and its countdown shows the clock got there: idle + grace
     // from the answer, less the grace + 2 s that passed.
     const again = await visible(page.getByRole('dialog', { name: STILL_THERE }));
-    await expect.poll(() => again.getByRole('timer').innerText()).toBe(`Starting over in ${IDLE_SECONDS - 2} seconds.`);
+    await expect.poll(() => again.getByRole('timer').innerText({ timeout: 1_000 }), { timeout: 5_000 }).toBe(`Starting over in ${IDLE_SECONDS - 2} seconds.`);
     expect(await page.getByRole('button', { name: 'Touch to start' }).count()).toBe(0);
     await visible(page.getByRole('heading', { name: 'Review and pay' }));
     expect((await ui.engine.request('GET', `/carts/${cartId}`)).status).toBe(200);
@@ -152,7 +152,7 @@ describe('kiosk idle reset in the browser', () => {
     const waited = IDLE_SECONDS + GRACE_SECONDS + 2;
     await page.clock.runFor(waited * 1000);
     // The hold countdown proves the page lived through those seconds…
-    await expect.poll(() => holdSecondsLeft(page)).toBeLessThanOrEqual(holdLeft - waited);
+    await expect.poll(() => holdSecondsLeft(page), { timeout: 5_000 }).toBeLessThanOrEqual(holdLeft - waited);
     // …and nobody was asked, nothing started over.
     expect(await page.getByRole('dialog', { name: STILL_THERE }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Touch to start' }).count()).toBe(0);
