@@ -607,6 +607,13 @@ describe('box office holds that run out (5-second holds)', () => {
   });
   afterAll(() => ui.close());
 
+  /** The seconds a hold countdown shows (m:ss). */
+  function countdownSeconds(text: string): number {
+    const match = /^(\d+):(\d{2})$/.exec(text.trim());
+    if (!match) throw new Error(`countdown reads "${text}"`);
+    return Number(match[1]) * 60 + Number(match[2]);
+  }
+
   /** Records every text the countdown shows, so a 0:00 that lasts one frame is not missed. */
   async function recordCountdown(page: Page): Promise<() => Promise<string[]>> {
     await page.evaluate(() => {
@@ -622,6 +629,9 @@ describe('box office holds that run out (5-second holds)', () => {
 
   it('closes an open 3-D Secure challenge when its hold runs out; the next cart starts clean', async () => {
     const page = await ui.open('boxOffice');
+    // The page runs on Playwright's clock (from the reload on; it keeps time with the real one until told otherwise).
+    await page.clock.install();
+    await page.reload();
     await chooseDate(page, CONCERT_13);
     await holdStanding(page, { Student: 1 });
     await page.getByRole('button', { name: 'Pay by card', exact: true }).click();
@@ -634,7 +644,13 @@ describe('box office holds that run out (5-second holds)', () => {
 
     const next = await holdStanding(page, { Adult: 1 });
     expect(next.total).toEqual({ amount: 3900, currency: 'EUR' });
-    await page.waitForTimeout(500);
+    // Two of the new hold's five seconds pass on the page's clock — every timer of the page due by then has run,
+    // as the countdown shows — and nothing of the old challenge has come back.
+    const countdown = page.getByRole('timer');
+    const left = countdownSeconds(await countdown.innerText());
+    expect(left).toBeGreaterThanOrEqual(3); // the new hold itself must outlast the two seconds
+    await page.clock.runFor(2_000);
+    await expect.poll(async () => countdownSeconds(await countdown.innerText({ timeout: 1_000 })), { timeout: 5_000 }).toBeLessThanOrEqual(left - 2);
     expect(await page.getByRole('dialog').count()).toBe(0);
     expect(await page.locator('[data-code="PAYMENT_DECLINED"]').count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Pay by card', exact: true }).getAttribute('aria-pressed')).toBe('false');

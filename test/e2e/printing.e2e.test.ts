@@ -82,9 +82,21 @@ describe('printing from the UI to an ESC/POS printer', () => {
     await screenshot(page, 'printing-kiosk-printed');
     await expectAccessible(page, 'kiosk confirmation, printed');
 
-    // A reload of the confirmation (or a second render) never prints the sale again.
-    await page.waitForTimeout(1_500);
+    // A reload of the confirmation (the desktop app reloads a crashed renderer) never prints the sale again:
+    // the reloaded kiosk serves the next customer, whose job reaches the same printer only after every job
+    // queued before it (one queue per printer, oldest first) — and the printer got one job per sale, no more.
+    await page.reload();
+    await page.getByRole('button', { name: 'Touch to start' }).waitFor();
+    await kioskCardSale(page);
+    const nextId = await orderIdOnScreen(page);
+    expect(nextId).not.toBe(orderId);
+    await page.getByRole('status').filter({ hasText: 'Tickets printed. Please take them from the printer.' }).waitFor({ timeout: 15_000 });
+    const next = (await ui.engine.request<{ data: Order }>('GET', `/orders/${nextId}`)).body.data;
+    const [nextBytes] = (await printer.waitForJobs(before + 2)).slice(before + 1);
+    expect(kinds(nextBytes, 'qr')).toEqual(next.tickets.map((ticket) => ({ kind: 'qr', data: ticket.code })));
+    expect(printer.jobs).toHaveLength(before + 2);
     expect(await jobsOf(ui, orderId)).toHaveLength(1);
+    expect(await jobsOf(ui, nextId)).toHaveLength(1);
   });
 
   it('box office: F9 prints (cash opens the drawer), F9 again reprints, the queue shows the job and reprints it', async () => {
