@@ -1,6 +1,6 @@
 /**
  * Catalog names may carry translations (contract §2, issue #14): a plain string, or one string per language
- * { "en": …, "de": …, "fr": … }. The engine stores a default — English, else the first given — and answers
+ * { "en": …, "de": …, "fr": … }. The engine stores a default — English, else German, else French — and answers
  * the read endpoints in the request's language (Accept-Language), falling back to that default.
  */
 export type Translated = string | Readonly<Partial<Record<NameLanguage, string>>>;

@@ -23,6 +23,21 @@ export function openDatabase(dataDir: string, migrationsDir: string = MIGRATIONS
   return db;
 }
 
+/**
+ * A second connection to `db`'s file whose commits do not wait for the disk (synchronous=NORMAL in WAL): for
+ * the built-in payment simulator's ledger, which stands for a provider's books kept on the provider's side,
+ * not on the till's disk. Its frames go into the same WAL as the engine's, so the engine's next commit — the
+ * settlement that follows every charge — fsyncs them along with the order; a process crash keeps them either
+ * way (the OS holds the written WAL), and a power cut can only lose a charge whose order was lost with it.
+ */
+export function openLedgerConnection(db: Db): Db {
+  const ledger = new Database(db.name);
+  ledger.pragma('synchronous = NORMAL');
+  ledger.pragma('foreign_keys = ON');
+  ledger.pragma('busy_timeout = 5000');
+  return ledger;
+}
+
 /** Runs every migrations/NNNN-name.sql newer than the database's user_version, each in its own transaction. */
 export function migrate(db: Db, migrationsDir: string = MIGRATIONS_DIR): void {
   const current = Number(db.pragma('user_version', { simple: true }));

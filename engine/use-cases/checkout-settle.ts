@@ -1,5 +1,6 @@
 import { EngineError } from '../domain/errors';
 import type { Cart } from '../contract/cart';
+import type { PrintLanguage } from '../contract/printing';
 import type { Order, PaymentView } from '../contract/order';
 import type { FailureOutcome } from '../domain/payment-attempt';
 import type { ChargeOutcome } from '../payments/provider';
@@ -9,6 +10,7 @@ import { cartView } from './cart-view';
 import type { StoredPayment } from './checkout-begin';
 import { redeemableCode } from './codes';
 import type { EngineContext } from './context';
+import { rememberOrderLanguage } from './order-language';
 import { orderViews } from './order-view';
 
 /**
@@ -26,13 +28,17 @@ export type Settlement =
   | { readonly order: Order; readonly refund?: undefined }
   | { readonly error: EngineError; readonly refund?: string };
 
-export function settleCheckout(ctx: EngineContext, attempt: AttemptRow, outcome: SettleOutcome, now: number): Settlement {
+/**
+ * `language`: the checkout request's language, kept with the order in the same transaction (its tickets
+ * and receipt print in it); a settlement with no request behind it (a restart's) leaves the default.
+ */
+export function settleCheckout(ctx: EngineContext, attempt: AttemptRow, outcome: SettleOutcome, now: number, language?: PrintLanguage): Settlement {
   return immediate(ctx.db, (): Settlement => {
     const current = ctx.checkout.attempt(attempt.id);
     if (current?.state !== 'pending') return alreadySettled(ctx, attempt);
     switch (outcome.status) {
       case 'approved':
-        return createOrder(ctx, current, now);
+        return createOrder(ctx, current, now, language);
       case 'action_required':
         return fail(ctx, current, 'action_required', 'retire', new EngineError('PAYMENT_AUTHENTICATION_REQUIRED', { param: 'payment', details: { action: outcome.action } }));
       case 'declined':
@@ -47,7 +53,7 @@ export function settleCheckout(ctx: EngineContext, attempt: AttemptRow, outcome:
   });
 }
 
-function createOrder(ctx: EngineContext, attempt: AttemptRow, now: number): Settlement {
+function createOrder(ctx: EngineContext, attempt: AttemptRow, now: number, language: PrintLanguage | undefined): Settlement {
   const cart = ctx.carts.get(attempt.cartId);
   if (cart?.status !== 'held') {
     // Cannot happen while the cart is locked by the pending attempt; should it anyway, the money goes back.
@@ -77,6 +83,7 @@ function createOrder(ctx: EngineContext, attempt: AttemptRow, now: number): Sett
   };
   ctx.orders.insert(row, tickets, giftCards);
   ctx.checkout.move(attempt.id, { type: 'captured' }, orderId);
+  if (language !== undefined) rememberOrderLanguage(ctx.db, orderId, language);
   if (ctx.syncing) ctx.outbox.add('order', orderId, now);
   const [order] = orderViews(ctx, [{ ...row, status: 'confirmed', cancelledAt: null }]);
   if (!order) throw new Error(`order ${orderId} has no view`);

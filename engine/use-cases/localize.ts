@@ -84,8 +84,17 @@ function localizeLines(names: Namer, language: NameLanguage, items: readonly Ite
   return { items: localized, receiptLines: lines };
 }
 
+/**
+ * The language the catalog stores its names in when it has them (engine/domain/names.ts: English, else
+ * German, else French). Naming a line again in it gives back what the line carries — the English name where
+ * the catalog has one, the stored default where it has none — so an answer in English reads no names at
+ * all: that is most answers, and two queries fewer on each.
+ */
+const STORED: NameLanguage = 'en';
+
 /** A cart's answer with its lines and offered extras named in `language`. */
 export function localizeCart(ctx: EngineContext, cart: Cart, language: NameLanguage): Cart {
+  if (language === STORED) return cart;
   const eventId = ctx.carts.get(cart.id)?.eventId;
   const offered = cart.options.extras ?? [];
   const names = namer(ctx, language, eventId, cart.items, eventId === undefined ? [] : offered.map((extra) => ['extra', eventId, extra.id] as const));
@@ -102,6 +111,7 @@ export function localizeCart(ctx: EngineContext, cart: Cart, language: NameLangu
 
 /** An order's answer with its lines, event, venue and ticket areas named in `language`. */
 export function localizeOrder(ctx: EngineContext, order: Order, language: NameLanguage): Order {
+  if (language === STORED) return order;
   const event = order.event;
   const more = event ? [['event', '', event.id] as const, ['location', '', event.location.id] as const] : [];
   const names = namer(ctx, language, event?.id, order.items, more);

@@ -1,5 +1,6 @@
 import { EngineError, type ErrorCode } from '../domain/errors';
 import type { Order, PlaceOrderBody } from '../contract/order';
+import type { PrintLanguage } from '../contract/printing';
 import { chargeNeedsProvider } from '../domain/payment-attempt';
 import type { AttemptRow } from '../store/checkout-repo';
 import { beginCheckout, type StoredPayment } from './checkout-begin';
@@ -9,7 +10,7 @@ import { refundAttempt } from './refund-payment';
 
 /**
  * POST /orders (spec §4.7, §7.6; contract §5–7): transaction, provider call outside any transaction,
- * transaction. While a key's request runs in this process, the same key answers 409 IN_PROGRESS.
+ * transaction (which also keeps the sale's `language`, for printing). While a key's request runs in this process, the same key answers 409 IN_PROGRESS.
  */
 
 export type PlaceOrderResult =
@@ -23,6 +24,7 @@ export async function placeOrder(
   apiKey: { id: string; scopes: readonly string[] },
   idempotencyKey: string | undefined,
   body: PlaceOrderBody,
+  language?: PrintLanguage,
 ): Promise<PlaceOrderResult> {
   const apiKeyId = apiKey.id;
   if (idempotencyKey === undefined || !UUID_V4.test(idempotencyKey)) {
@@ -38,7 +40,7 @@ export async function placeOrder(
   ctx.inFlight.add(flight);
   try {
     const outcome = await charge(ctx, start.attempt);
-    const settled = settleCheckout(ctx, start.attempt, outcome, ctx.now());
+    const settled = settleCheckout(ctx, start.attempt, outcome, ctx.now(), language);
     if (settled.refund !== undefined) await refundAttempt(ctx, settled.refund);
     if ('error' in settled) throw settled.error;
     return { order: settled.order, replayed: false };

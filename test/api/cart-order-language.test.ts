@@ -96,4 +96,20 @@ describe('cart and order lines in the request language', () => {
     expect(de.items[0]?.name).toBe('Balcony — Adult');
     expect(de.receiptLines[0]?.label).toBe('1 × Balcony — Adult');
   });
+
+  it('a place named without English: English answers give the stored default (German before French), French its own', async () => {
+    const doc: CatalogDocument = demoCatalog();
+    const area = doc.events[0]?.occurrences[0]?.areas[1];
+    if (!area) throw new Error('demo catalog without a balcony');
+    area.name = { fr: 'Galerie', de: 'Rang' };
+    expect((await engine.request('PUT', '/catalog', { body: doc })).status).toBe(200);
+    const cart = cartOf(await engine.request('POST', '/carts', { body: { items: [concert(1, 'balcony-adult')] }, headers: lang('de') }), 201);
+    expect(cart.items[0]?.name).toBe('Rang — Erwachsene');
+    const [en, fr, plain] = await Promise.all([readCart(cart.id, 'en'), readCart(cart.id, 'fr'), cartOf(await engine.request('GET', `/carts/${cart.id}`))]);
+    // the stored default is English, else the first of German and French the catalog gives; English falls back to it
+    expect(en.items[0]?.name).toBe('Rang — Adult');
+    expect(plain.items[0]?.name).toBe('Rang — Adult');
+    expect(fr.items[0]?.name).toBe('Galerie — Adulte');
+    expect(en.receiptLines[0]?.label).toBe('1 × Rang — Adult');
+  });
 });

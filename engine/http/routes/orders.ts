@@ -7,7 +7,6 @@ import { listOrders } from '../../use-cases/list-orders';
 import { placeOrder } from '../../use-cases/place-order';
 import { sendError } from '../error-handler';
 import { pickLanguage } from '../i18n';
-import { rememberOrderLanguage } from '../../use-cases/order-language';
 import { ErrorBody, replies } from '../../contract/common';
 import { Order, OrderParams, OrdersPage, OrdersQuery, PlaceOrderBody } from '../../contract/order';
 import { localizeOrder } from '../../use-cases/localize';
@@ -27,11 +26,10 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = as
     async (request, reply) => {
       if (request.apiKeyId === undefined) throw new EngineError('INVALID_API_KEY');
       const apiKey = { id: request.apiKeyId, scopes: request.apiKeyScopes ?? [] };
-      const result = await placeOrder(ctx, apiKey, request.headers['idempotency-key'], request.body);
+      const language = pickLanguage(request.headers['accept-language']);
+      const result = await placeOrder(ctx, apiKey, request.headers['idempotency-key'], request.body, language);
       if (result.replayed) reply.header('idempotent-replayed', 'true');
       if ('error' in result) return sendError(reply, result.error);
-      const language = pickLanguage(request.headers['accept-language']);
-      rememberOrderLanguage(ctx.db, result.order.id, language);
       return reply.code(201).send({ data: localizeOrder(ctx, result.order, language) });
     },
   );
