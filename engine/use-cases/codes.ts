@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytesFromPool } from './random-pool';
 
 /**
  * Codes printed on tickets and gift cards: 20 characters of Crockford base32 (100 random bits), upper
@@ -7,5 +7,8 @@ import { randomBytes } from 'node:crypto';
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 export function redeemableCode(): string {
-  return [...randomBytes(20)].map((byte) => ALPHABET[byte & 31]).join('');
+  const bytes = randomBytesFromPool(20);
+  let code = '';
+  for (let i = 0; i < 20; i++) code += ALPHABET[(bytes[i] ?? 0) & 31];
+  return code;
 }

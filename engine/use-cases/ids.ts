@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytesFromPool } from './random-pool';
 
 /**
  * Time-ordered internal keys. Orders, tickets, payment attempts, cart lines and carts are primary keys of
@@ -19,7 +19,7 @@ export function timeOrderedId(now: number = Date.now()): string {
     text = BASE32[time % 32] + text;
     time = Math.floor(time / 32);
   }
-  const random = randomBytes(10);
+  const random = randomBytesFromPool(10);
   // 80 bits = 16 groups of 5 bits
   let bits = 0;
   let value = 0;
@@ -37,7 +37,7 @@ export function timeOrderedId(now: number = Date.now()): string {
 
 /** A UUID of version 7 (RFC 9562): 48-bit milliseconds, version and variant bits, 74 random bits. */
 export function uuidV7(now: number = Date.now()): string {
-  const bytes = randomBytes(16);
+  const bytes = randomBytesFromPool(16);
   const ms = Math.max(0, Math.floor(now));
   // 48-bit big-endian timestamp: high 16 bits, then low 32 bits
   bytes.writeUInt16BE(Math.floor(ms / 2 ** 32) & 0xffff, 0);
