@@ -1,3 +1,4 @@
+import { createCatalogMemo } from './catalog-memo';
 import type { Db } from './db';
 import type { InventoryFacts, OccurrenceFacts, PriceOptionFacts } from '../domain/cart-rules';
 
@@ -37,17 +38,16 @@ interface RawLocation { id: string; name: string; currencies: string }
 const parseLocation = (row: RawLocation): LocationRow => ({ ...row, currencies: JSON.parse(row.currencies) as string[] });
 
 export function createCatalogRepo(db: Db) {
-  const occurrencesById = db.prepare<[string], RawOccurrence>(`
+  const occurrenceFacts = db.prepare<[string], RawOccurrence>(`
     SELECT o.id, o.event_id AS eventId, e.name AS eventName, e.kind, o.on_sale AS onSale, e.location_id AS locationId
     FROM occurrences o JOIN events e ON e.id = o.event_id
-    WHERE o.id IN (SELECT value FROM json_each(?)) AND o.active = 1 AND e.active = 1`);
+    WHERE o.id = ? AND o.active = 1 AND e.active = 1`);
   const inventoryById = db.prepare<[string, string], InventoryFacts>(`
     SELECT i.id, i.area_id AS areaId, a.name AS areaName, a.seating, i.label, MAX(i.capacity - i.held - i.sold - i.allocated, 0) AS available
     FROM inventory_items i JOIN areas a ON a.occurrence_id = i.occurrence_id AND a.id = i.area_id
     WHERE i.occurrence_id = ? AND i.id IN (SELECT value FROM json_each(?)) AND i.active = 1 AND a.active = 1`);
-  const optionsById = db.prepare<[string, string], PriceOptionFacts>(`
-    SELECT id, area_id AS areaId, name, price FROM price_options
-    WHERE occurrence_id = ? AND id IN (SELECT value FROM json_each(?)) AND active = 1`);
+  const optionFacts = db.prepare<[string, string], PriceOptionFacts>(`
+    SELECT id, area_id AS areaId, name, price FROM price_options WHERE occurrence_id = ? AND id = ? AND active = 1`);
   const locationById = db.prepare<[string], RawLocation>('SELECT id, name, currencies FROM locations WHERE id = ?');
   const allLocations = db.prepare<[], RawLocation>('SELECT id, name, currencies FROM locations WHERE active = 1 ORDER BY position');
   const currentRate = db.prepare<[string, string, number], { rate: string }>(`
@@ -75,24 +75,49 @@ export function createCatalogRepo(db: Db) {
     SELECT id, area_id AS areaId, label, capacity, ${availableSql()} AS available, held
     FROM inventory_items WHERE occurrence_id = ? AND active = 1 ORDER BY position`);
 
+  // what does not change within a catalog version, kept per version (store/catalog-memo.ts); frozen, as shared
+  const memo = createCatalogMemo(db);
+  const keptOccurrence = memo.table<OccurrenceFacts>();
+  const keptOption = memo.table<PriceOptionFacts>();
+  const keptLocation = memo.table<LocationRow>();
+  const keptExtras = memo.table<readonly ExtraRow[]>();
+
   return {
     occurrences(ids: readonly string[]): Map<string, OccurrenceFacts> {
-      const rows = occurrencesById.all(JSON.stringify(ids));
-      return new Map(rows.map((row) => [row.id, { ...row, onSale: row.onSale === 1 }]));
+      const found = new Map<string, OccurrenceFacts>();
+      for (const id of ids) {
+        const facts = keptOccurrence(id, () => {
+          const row = occurrenceFacts.get(id);
+          return row && Object.freeze({ ...row, onSale: row.onSale === 1 });
+        });
+        if (facts) found.set(id, facts);
+      }
+      return found;
     },
     inventory(occurrenceId: string, ids: readonly string[]): Map<string, InventoryFacts> {
       return new Map(inventoryById.all(occurrenceId, JSON.stringify(ids)).map((row) => [row.id, row]));
     },
     priceOptions(occurrenceId: string, ids: readonly string[]): Map<string, PriceOptionFacts> {
-      return new Map(optionsById.all(occurrenceId, JSON.stringify(ids)).map((row) => [row.id, row]));
+      const found = new Map<string, PriceOptionFacts>();
+      for (const id of ids) {
+        const facts = keptOption(`${occurrenceId}\n${id}`, () => {
+          const row = optionFacts.get(occurrenceId, id);
+          return row && Object.freeze(row);
+        });
+        if (facts) found.set(id, facts);
+      }
+      return found;
     },
     location(id: string): LocationRow | undefined {
-      const row = locationById.get(id);
-      return row && parseLocation(row);
+      return keptLocation(id, () => {
+        const row = locationById.get(id);
+        return row && Object.freeze(parseLocation(row));
+      });
     },
     locations: (): LocationRow[] => allLocations.all().map(parseLocation),
     rate: (from: string, to: string, now: number): string | undefined => currentRate.get(from, to, now)?.rate,
-    extras: (eventId: string): ExtraRow[] => extrasOfEvent.all(eventId),
+    extras: (eventId: string): readonly ExtraRow[] =>
+      keptExtras(eventId, () => Object.freeze(extrasOfEvent.all(eventId).map((row) => Object.freeze(row)))) ?? [],
     voucher: (code: string): VoucherRow | undefined => voucherByCode.get(code),
     vouchers: (codes: readonly string[]): VoucherRow[] => vouchersByCodes.all(JSON.stringify(codes)),
     events: (): EventRow[] => allEvents.all(),

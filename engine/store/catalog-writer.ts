@@ -1,3 +1,4 @@
+import { forgetCatalogFacts } from './catalog-memo';
 import type { Db } from './db';
 import type { CatalogDocument } from '../contract/catalog';
 import { defaultName, translations, type Translated } from '../domain/names';
@@ -60,6 +61,7 @@ export function createCatalogWriter(db: Db) {
     // read before the version moves: a plan made at an older version is made again
     const plan = planned && planned.catalogVersion === planner.catalogVersion() ? planned : planner.planNow(doc);
     bumpCatalogVersion.run();
+    forgetCatalogFacts(db);
     for (const statement of deactivate) statement.run();
     clearRates.run();
     clearNames.run();
@@ -101,6 +103,8 @@ export function createCatalogWriter(db: Db) {
         voucher.combinable === true ? 1 : 0,
       );
     }
+    // and once written: nothing read while the new version was half written is kept
+    forgetCatalogFacts(db);
   }
 
   return { write, plan: planner.plan };

@@ -46,9 +46,10 @@ export function createCart(ctx: EngineContext, body: CreateCartBody, terminalId?
       expiresAt: now + ctx.holdMs,
     };
     consumeAllocation(ctx, terminalId, occurrence.id, plan.holds);
-    ctx.carts.insert(cart, plan.lines.map((line) => ({ ...line, id: ctx.newId('itm') })), plan.holds);
-    // the location and price context this cart was just priced with, not looked up again
-    return cartView(ctx, { ...cart, status: 'held', orderId: null }, now, undefined, { location, context: pricing });
+    const lines = plan.lines.map((line) => ({ ...line, id: ctx.newId('itm') }));
+    ctx.carts.insert(cart, lines, plan.holds);
+    // the location, price context and lines this cart was just made with, not read back
+    return cartView(ctx, { ...cart, status: 'held', orderId: null }, now, undefined, { location, context: pricing, lines });
   });
 }
 
