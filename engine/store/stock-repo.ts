@@ -15,6 +15,11 @@ export interface AreaStock { readonly id: string; readonly capacity: number; rea
 export function createStockRepo(db: Db) {
   const versions = db.prepare<[], StockVersions>('SELECT catalog, stock FROM stock_clock WHERE id = 1');
   const ids = db.prepare<[string], string>('SELECT id FROM inventory_items WHERE occurrence_id = ? AND active = 1 ORDER BY id').pluck();
+  const places = db.prepare<[string], [string, number]>('SELECT area_id, position FROM inventory_items WHERE occurrence_id = ? AND active = 1 ORDER BY id').raw();
+  // No index on stock_version: one would be one more B-tree to write at every hold and sale. Walking one
+  // occurrence's rows by its primary key without building text is a third of what live() costs.
+  const changedPlaces = db.prepare<[string, number], [string, number, number, number]>(`
+    SELECT area_id, position, ${availableSql()}, held FROM inventory_items WHERE occurrence_id = ? AND active = 1 AND stock_version > ?`).raw();
   // Materializing a JavaScript row per seat costs ten times what SQLite's scan does, so the numbers come
   // back as one text. An aggregate over a subquery with ORDER BY reads it in that order (the subquery is
   // not flattened into an aggregate), and the primary key gives that order without sorting. The text comes
@@ -39,6 +44,10 @@ export function createStockRepo(db: Db) {
     },
     /** the active inventory item ids of an occurrence, in the order of live() */
     ids: (occurrenceId: string): string[] => ids.all(occurrenceId),
+    /** [area id, position] of the active inventory items of an occurrence, in the order of live() */
+    places: (occurrenceId: string): [string, number][] => places.all(occurrenceId),
+    /** [area id, position, available, held] of the active items whose numbers changed after stock counter `since` */
+    changedPlaces: (occurrenceId: string, since: number): [string, number, number, number][] => changedPlaces.all(occurrenceId, since),
     /** available and held of every active item, alternating, in the order of ids(); into `reuse` when it has the length */
     live(occurrenceId: string, reuse?: Float64Array): Float64Array {
       return numbers(live.get(occurrenceId) ?? null, reuse);

@@ -4,7 +4,7 @@ import type { NameLanguage } from '../domain/names';
 import type { PriceContext } from '../domain/pricing';
 import type { Db } from '../store/db';
 import { immediate } from '../store/db';
-import { createStockRepo, type StockRepo } from '../store/stock-repo';
+import { createStockRepo, type StockRepo, type StockVersions } from '../store/stock-repo';
 import { fullGc } from './full-gc';
 import { occurrenceInventory } from './catalog';
 import type { EngineContext } from './context';
@@ -13,8 +13,9 @@ import { locationOf, priceContextFor } from './price-context';
 /**
  * GET /occurrences/{id}/inventory at arena scale (issue #16). What a seat map says apart from its numbers —
  * areas, seats, labels, price options, names, extras — changes only with the catalog, so it is serialized
- * once per (occurrence, catalog version, language, currency and rate) into text fragments; a request reads
- * only [available, held] per item in one query and stitches the numbers between the fragments. The answer
+ * once per (occurrence, catalog version, language, currency and rate) into text fragments; the numbers,
+ * [available, held] per item, are kept beside them, and a request reads only those that changed since the
+ * last (often none: one look at the stock counter), then stitches them between the fragments. The answer
  * is byte for byte what the response schema's serializer makes of occurrenceInventory (use-cases/catalog.ts),
  * which stays the single definition of the view and builds the fragments.
  */
@@ -31,7 +32,16 @@ interface Frame {
   readonly text: string;
   readonly cuts: Uint32Array;
   /**
-   * arrays for stock.live() that answers have finished with. An answer streams for longer than V8 keeps an
+   * The live numbers as last read — available and held of each row of stock.live(), alternating — and the
+   * stock counter (stock_clock.stock) they are as of. A request reads only what changed since: nothing when
+   * the counter has not moved, else the rows whose stock_version is newer (a third of a full read's cost, and
+   * a full read when more rows may have changed than that pays for).
+   */
+  readonly live: { numbers: Float64Array; seen: number };
+  /** row of stock.live() by area id and position, to place changed rows; undefined: always read in full */
+  readonly slots: ReadonlyMap<string, Int32Array> | undefined;
+  /**
+   * copies of the numbers that answers have finished with. An answer streams for longer than V8 keeps an
    * object young, so an array per request (1.6 MB for 100,000 seats) would be old-generation garbage.
    */
   readonly spare: Float64Array[];
@@ -90,14 +100,14 @@ export function inventoryJson(
     const context = priceContextFor(ctx, locationOf(ctx, occurrence.locationId), currency, now);
     ctx.carts.releaseExpired(now);
     ctx.allocations.lapse(now);
-    const { catalog } = stock.versions();
+    const versions = stock.versions();
     const key = `${occurrenceId}\n${language}\n${contextKey(context)}`;
     let frame = frames.get(key);
-    const live = stock.live(occurrenceId, frame?.spare.pop());
-    // A frame of an older catalog — or, defensively, one whose item count no longer matches — is rebuilt.
-    if (frame?.catalog !== catalog || 2 * frame.rows.length !== live.length) {
-      if (frame && frame.catalog !== catalog) frames.clear();
-      frame = buildFrame(ctx, serialize, stock, occurrenceId, currency, language, catalog);
+    // A frame of an older catalog is rebuilt (and every other frame is of that older catalog too).
+    if (frame && frame.catalog !== versions.catalog) frames.clear();
+    if (frame?.catalog === versions.catalog) refresh(frame, stock, occurrenceId, versions.stock);
+    else {
+      frame = buildFrame(ctx, serialize, stock, occurrenceId, currency, language, versions);
       built = true;
     }
     frames.delete(key);
@@ -109,10 +119,51 @@ export function inventoryJson(
       frames.delete(oldestKey);
       seats -= oldest.rows.length;
     }
+    // a copy for this answer, which streams after the transaction while later requests update the frame's
+    const { numbers } = frame.live;
+    const spare = frame.spare.pop();
+    const live = spare?.length === numbers.length ? spare : new Float64Array(numbers.length);
+    live.set(numbers);
     return [frame, live];
   });
   if (built && frame.rows.length >= COLLECT_AFTER_SEATS) fullGc();
   return frame.text.length <= CHUNK_CHARS ? [...chunks(frame, live)].join('') : chunks(frame, live);
+}
+
+/** Brings a frame's numbers up to stock counter `clock`, reading only what changed where that is cheaper. */
+function refresh(frame: Frame, stock: StockRepo, occurrenceId: string, clock: number): void {
+  const { live, slots } = frame;
+  if (live.seen === clock) return;
+  // each change moves the counter by one, so at most clock − seen rows changed
+  const few = clock - live.seen <= Math.max(64, live.numbers.length / 16);
+  if (!(few && slots && placeChanges(live.numbers, slots, stock.changedPlaces(occurrenceId, live.seen)))) {
+    live.numbers = stock.live(occurrenceId, live.numbers);
+  }
+  live.seen = clock;
+}
+
+/** Writes changed rows' numbers into `numbers`; false when a row has no known place (then read in full). */
+function placeChanges(numbers: Float64Array, slots: ReadonlyMap<string, Int32Array>, changed: readonly [string, number, number, number][]): boolean {
+  for (const [areaId, position, available, held] of changed) {
+    const row = slots.get(areaId)?.[position] ?? -1;
+    if (row < 0 || 2 * row + 1 >= numbers.length) return false;
+    numbers[2 * row] = available;
+    numbers[2 * row + 1] = held;
+  }
+  return true;
+}
+
+/** The row of stock.live() by area and position; undefined if two active items share a place (never read in part then). */
+function slotsOf(places: readonly [string, number][]): Map<string, Int32Array> | undefined {
+  const highest = new Map<string, number>();
+  for (const [areaId, position] of places) highest.set(areaId, Math.max(highest.get(areaId) ?? 0, position));
+  const slots = new Map([...highest].map(([areaId, top]) => [areaId, new Int32Array(top + 1).fill(-1)]));
+  for (const [row, [areaId, position]] of places.entries()) {
+    const area = slots.get(areaId);
+    if (!area || (area[position] ?? -1) >= 0) return undefined;
+    area[position] = row;
+  }
+  return slots;
 }
 
 const contextKey = (context: PriceContext) => `${context.currency}\n${context.rate ? `${context.rate.units}e-${context.rate.scale}` : ''}`;
@@ -152,7 +203,7 @@ const HOLE = /(?<="available":)-7(?=[,}])|(?<="held":)-8(?=[,}])/g;
  * member order and escaping are exactly the serializer's — and cuts the text at the stand-ins.
  */
 function buildFrame(
-  ctx: EngineContext, serialize: InventorySerializer, stock: StockRepo, occurrenceId: string, currency: string | undefined, language: NameLanguage, catalog: number,
+  ctx: EngineContext, serialize: InventorySerializer, stock: StockRepo, occurrenceId: string, currency: string | undefined, language: NameLanguage, versions: StockVersions,
 ): Frame {
   const view = occurrenceInventory(ctx, occurrenceId, currency, language);
   const rowOf = new Map(stock.ids(occurrenceId).map((id, row) => [id, row]));
@@ -172,6 +223,17 @@ function buildFrame(
   if (!inOrder) throw new Error('the inventory serializer does not write available before held for each item');
   const cuts = new Uint32Array(parts.length + 1);
   for (let i = 0; i < parts.length; i++) cuts[i + 1] = (cuts[i] ?? 0) + (parts[i]?.length ?? 0);
-  // joined into one new flat string: the parts, slices of the serializer's text, would keep all of it alive
-  return { catalog, rows: Uint32Array.from(rows), text: parts.join(''), cuts, spare: [] };
+  const places = stock.places(occurrenceId);
+  const numbers = stock.live(occurrenceId);
+  if (numbers.length !== 2 * places.length) throw new Error(`the live numbers of ${occurrenceId} do not match its items`);
+  return {
+    catalog: versions.catalog,
+    rows: Uint32Array.from(rows),
+    // joined into one new flat string: the parts, slices of the serializer's text, would keep all of it alive
+    text: parts.join(''),
+    cuts,
+    live: { numbers, seen: versions.stock },
+    slots: slotsOf(places),
+    spare: [],
+  };
 }

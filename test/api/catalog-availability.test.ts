@@ -140,6 +140,65 @@ describe('the prepared seat map follows the catalog and the stock', () => {
   });
 });
 
+describe('a prepared seat map reads only what changed', () => {
+  let engine: TestEngine;
+  let clock = Date.parse('2027-01-10T10:00:00Z');
+  beforeAll(async () => {
+    engine = await startTestEngine({ now: () => clock });
+  });
+  afterAll(() => engine.close());
+
+  /** every seat of the hall as [available, held], from the inventory answer and from the compact form */
+  const numbers = async () => {
+    const inventory = JSON.parse(await inventoryText(engine, 'big-hall', 'en')) as { data: InventoryView };
+    const fromInventory = Object.fromEntries(inventory.data.areas.flatMap((area) => area.inventoryItems).map((item) => [item.id, [item.available, item.held]]));
+    const compact = await availability(engine, 'big-hall');
+    expect(compact.complete).toBe(true);
+    const fromCompact = Object.fromEntries(compact.items.ids.map((id, k) => [id, [compact.items.available[k], compact.items.held[k]]]));
+    expect(fromInventory).toEqual(fromCompact);
+    return fromInventory;
+  };
+  const hall = (ids: readonly number[]) => ids.map((i) => seat(`H${i}`, i < 1000 ? 'hall-full' : 'hall-right', 'big-hall'));
+
+  it('a few changes (read in part) and many at once (read in full) leave every seat as the compact form says', async () => {
+    // 2,000 seats in two areas with interleaved positions; an answer reads in full past max(64, 2,000 / 8) changes
+    const doc = demoCatalog();
+    const seats = (from: number) => Array.from({ length: 1000 }, (_, i) => ({ id: `H${from + i}`, capacity: 1 }));
+    doc.events.find((event) => event.id === 'the-tempest')?.occurrences.push({
+      id: 'big-hall', startsAt: '2027-05-01T18:00:00Z', onSale: true,
+      areas: [
+        { id: 'left', name: 'Left', seating: 'assigned', priceOptions: [{ id: 'hall-full', name: 'Full', price: { amount: 1000, currency: 'EUR' } }], inventoryItems: seats(0) },
+        { id: 'right', name: 'Right', seating: 'assigned', priceOptions: [{ id: 'hall-right', name: 'Full', price: { amount: 1000, currency: 'EUR' } }], inventoryItems: seats(1000) },
+      ],
+    });
+    expect((await engine.request('PUT', '/catalog', { body: doc })).status).toBe(200);
+    expect(Object.values(await numbers()).every(([available, held]) => available === 1 && held === 0)).toBe(true);
+
+    // a few: two carts, then one let go
+    const a = await createCart(engine, hall([5, 1500]));
+    const b = await createCart(engine, hall([6]));
+    expect((await numbers()).H1500).toEqual([0, 1]);
+    expect((await engine.request('DELETE', `/carts/${b.id}`)).status).toBe(204);
+    const few = await numbers();
+    expect([few.H5, few.H6, few.H1500]).toEqual([[0, 1], [1, 0], [0, 1]]);
+
+    // many: 300 seats held in carts of 50, more changes than a read in part pays for
+    const many = [];
+    for (let c = 0; c < 6; c++) many.push(await createCart(engine, hall(Array.from({ length: 50 }, (_, i) => 100 + 50 * c + i))));
+    const afterMany = await numbers();
+    expect(Object.values(afterMany).filter(([, held]) => held === 1)).toHaveLength(302);
+
+    // a sale, then every hold timing out at the shipped default (900 s) — released by the next read
+    await placeOrder(engine, a.id, a.total);
+    expect((await numbers()).H5).toEqual([0, 0]);
+    clock += 901_000;
+    const expired = await numbers();
+    expect(Object.values(expired).filter(([, held]) => held > 0)).toHaveLength(0);
+    expect(Object.values(expired).filter(([available]) => available === 0)).toHaveLength(2);
+    expect(many).toHaveLength(6);
+  });
+});
+
 describe('GET /occurrences/{id}/availability', () => {
   let engine: TestEngine;
   beforeAll(async () => {
