@@ -56,6 +56,14 @@ export interface SyncStatus {
   upstreamKind: 'hub' | 'v3' | null;
 }
 
+/**
+ * What ended the worker's wait before a look: `added` — a new entry, at once; `paced` — a new entry, at the end of
+ * its gathering window or the retry gate; `timer` — its own timer (the idle look every `pollMs`, an entry due, a
+ * window it found open); `finished` — a delivery or a pull ended; `started`/`stopped`. Each delivery's start is
+ * logged at debug level with it, so that how a sale went (woken by itself or found by a look) can be told.
+ */
+export type Woken = 'started' | 'added' | 'paced' | 'timer' | 'finished' | 'stopped';
+
 /** An order entry that has not begun the cart flow (no upstream cart recorded or attempted): a hub may import it. */
 const importable = (entry: OutboxRow): boolean => entry.kind === 'order' && entry.upstreamCartId === null && entry.cartAttemptedAt === null;
 
@@ -82,26 +90,27 @@ export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger
   /** when the last batch to a hub that was not full started */
   let lastPartialAt = Number.NEGATIVE_INFINITY;
   /** the loop's current wait: until when, and how to end it early */
-  let sleeping: { until: number; timer: ReturnType<typeof setTimeout>; done: () => void } | undefined;
-  /** ends the loop's wait at `at` if that is sooner than it would end (at once when `at` has passed) */
-  const wakeAt = (at: number): void => {
+  let sleeping: { until: number; timer: ReturnType<typeof setTimeout>; done: (woken: Woken) => void } | undefined;
+  /** ends the loop's wait at `at` if that is sooner than it would end (at once, told `soon`, when `at` has passed; told `later` at `at` when not) */
+  const wakeAt = (at: number, soon: Woken, later: Woken = soon): void => {
     if (!sleeping || at >= sleeping.until) return;
     const ms = at - ctx.now();
     if (ms <= 0) {
-      sleeping.done();
+      sleeping.done(soon);
       return;
     }
+    const { done } = sleeping;
     clearTimeout(sleeping.timer);
     sleeping.until = at;
-    sleeping.timer = setTimeout(sleeping.done, ms);
+    sleeping.timer = setTimeout(() => done(later), ms);
   };
-  const wake = (): void => wakeAt(Number.NEGATIVE_INFINITY);
+  const wake = (woken: Woken): void => wakeAt(Number.NEGATIVE_INFINITY, woken);
   /** A partial batch to a hub, which waits for the gathering window of the one before it. */
   const partial = (job: readonly OutboxRow[]): boolean => status.upstreamKind === 'hub' && job.length < batchLimit && job.every(importable);
   // A new order wakes the worker when it may go (a cancellation at once); nothing is read in the sale's request.
   const unlisten = ctx.outbox.onAdded((kind) => {
     const paced = kind === 'order' && status.upstreamKind === 'hub' ? lastPartialAt + gather : 0;
-    wakeAt(Math.max(paced, retrier.gate()));
+    wakeAt(Math.max(paced, retrier.gate()), 'added', 'paced');
   });
 
   const answered = (now: number) => {
@@ -203,7 +212,8 @@ export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger
     }
   }
 
-  function start(job: OutboxRow[]): void {
+  function start(job: OutboxRow[], woken: Woken): void {
+    logger.debug({ entries: job.length, orders: job.map((entry) => entry.orderId), woken }, 'sync delivery started');
     for (const entry of job) inFlight.add(entry.orderId);
     deliveries++;
     const running: Promise<void> = run(job)
@@ -215,12 +225,13 @@ export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger
         for (const entry of job) inFlight.delete(entry.orderId);
         deliveries--;
         jobs.delete(running);
-        wake();
+        wake('finished');
       });
     jobs.add(running);
   }
 
   async function loop(): Promise<void> {
+    let woken: Woken = 'started';
     while (!stopping.signal.aborted) {
       const now = ctx.now();
       const gate = retrier.gate();
@@ -231,7 +242,7 @@ export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger
           .finally(() => {
             pulling = false;
             jobs.delete(pulled);
-            wake();
+            wake('finished');
           });
         jobs.add(pulled);
       }
@@ -250,7 +261,7 @@ export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger
               }
               lastPartialAt = now;
             }
-            start(job);
+            start(job, woken);
           }
         } catch (error) {
           logger.error({ err: error }, 'sync worker failed; trying again');
@@ -258,15 +269,15 @@ export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger
         const due = ctx.outbox.nextDue();
         if (due !== undefined && due > now) wait = Math.min(wait, due - now);
       }
-      await new Promise<void>((resolve) => {
+      woken = await new Promise<Woken>((resolve) => {
         const ms = Math.max(1, wait);
-        const done = (): void => {
+        const done = (why: Woken): void => {
           if (sleeping) clearTimeout(sleeping.timer);
           sleeping = undefined;
-          resolve();
+          resolve(why);
         };
-        sleeping = { until: ctx.now() + ms, timer: setTimeout(done, ms), done };
-        if (stopping.signal.aborted) done();
+        sleeping = { until: ctx.now() + ms, timer: setTimeout(() => done('timer'), ms), done };
+        if (stopping.signal.aborted) done('stopped');
       });
     }
   }
@@ -282,7 +293,7 @@ export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger
     async stop(): Promise<void> {
       unlisten();
       stopping.abort();
-      wake();
+      wake('stopped');
       await looping;
       await Promise.all([...jobs]);
     },

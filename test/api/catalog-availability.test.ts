@@ -193,7 +193,7 @@ describe('a prepared seat map reads only what changed', () => {
     expect((await numbers()).H5).toEqual([0, 0]);
     clock += 901_000;
     const expired = await numbers();
-    expect(Object.values(expired).filter(([, held]) => held > 0)).toHaveLength(0);
+    expect(Object.values(expired).filter(([, held]) => (held ?? 0) > 0)).toHaveLength(0);
     expect(Object.values(expired).filter(([available]) => available === 0)).toHaveLength(2);
     expect(many).toHaveLength(6);
   });

@@ -1,5 +1,7 @@
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GATHER_MS } from '../../engine/sync/worker';
+import { GATHER_MS, type Woken } from '../../engine/sync/worker';
 import { ALLOC } from '../fixtures/allocation-catalog';
 import { startTestEngine, type TestEngine } from '../helpers/engine';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy';
@@ -34,20 +36,65 @@ afterEach(async () => {
 
 /** the shipped defaults of `serve`: no --sync-retry-ms, an idle worker looks every second */
 const DEFAULTS = { retryBaseMs: 1000, pollMs: 1000, pullIntervalMs: 60_000 } as const;
-/** A lone sale's delivery reaches the upstream this soon after the sale's answer (measured: a few ms to tens of ms). */
-const AT_ONCE_MS = 300;
-/** Lone sales in a row: a worker that looked for new orders once a second would have the median of five under 300 ms and none over 600 ms by chance 4 % of the time. */
+/** Lone sales in a row, each after an idle spell. */
 const LONE_SALES = 5;
 /** Idle: nothing sold and nothing sent for longer than the gathering window. */
 const IDLE_MS = GATHER_MS + 300;
 
+interface DeliveryStart {
+  orders: string[];
+  woken: Woken;
+}
+
+/**
+ * A terminal's logger at debug level, and the deliveries its sync worker started, read from its log: each with
+ * its orders and what ended the worker's wait before the look that started it (engine/sync/worker.ts `Woken`).
+ */
+function deliveryLog() {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const starts = (): DeliveryStart[] =>
+    lines.map((line) => JSON.parse(line) as { msg?: string } & Partial<DeliveryStart>).flatMap(({ msg, orders, woken }) =>
+      msg === 'sync delivery started' && orders && woken ? [{ orders, woken }] : []);
+  return { logger: pino({ level: 'debug' }, sink), starts };
+}
+
+/**
+ * Each lone sale went by its own wake-up: the delivery that took its order was started by the look the sale
+ * itself woke at once (`added`) — not by the idle worker's look once a second (`timer`), nor at the end of a
+ * gathering window (`paced`). This is what fails when the wake-up breaks, and it is told by the worker, not by
+ * the clock of a shared machine.
+ */
+function expectWokenBySale(starts: readonly DeliveryStart[], orders: readonly Order[]): void {
+  for (const [n, order] of orders.entries()) {
+    const taken = starts.filter((start) => start.orders.includes(order.id));
+    expect(taken.map((start) => start.woken), `lone sale ${n} (${order.id}): what started its deliveries`).toEqual(['added']);
+  }
+}
+
+/**
+ * And it went soon. Not how the wake-up is proven (the worker's word above is), only a bound for a delivery held
+ * for a whole idle look or more after the wake (a delay in the delivery itself): the median of the five under the
+ * shipped idle look, `pollMs`, one second — measured: a few ms to tens of ms; the median is over a second only if
+ * three of five sales meet a stall of a second of the shared machine.
+ */
+function expectSoon(latencies: readonly number[], what: string): void {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  expect(sorted[Math.floor(sorted.length / 2)], `${what}: ${latencies.join(', ')}`).toBeLessThan(DEFAULTS.pollMs);
+}
+
 /** A hub with allocations and a terminal of it behind a proxy, as a venue runs them, at the defaults. */
-async function hubAndTerminal(seed: number): Promise<{ hub: TestEngine; terminal: TestEngine; proxy: FaultProxy }> {
+async function hubAndTerminal(seed: number, logger?: pino.Logger): Promise<{ hub: TestEngine; terminal: TestEngine; proxy: FaultProxy }> {
   const { hub, catalogPath, remove } = await startHub({ floor: 1000, seats: 1 });
   cleanups.push(remove, () => hub.close());
   const proxy = await startFaultProxy({ target: hub.url, seed });
   cleanups.push(() => proxy.close());
-  const terminal = await startTestEngine({ catalogFile: catalogPath, demo: false, allocation: 100, upstream: { url: proxy.url, key: hub.createKey(SYNC_SCOPES), ...DEFAULTS } });
+  const terminal = await startTestEngine({ catalogFile: catalogPath, demo: false, allocation: 100, upstream: { url: proxy.url, key: hub.createKey(SYNC_SCOPES), ...DEFAULTS }, ...(logger && { logger }) });
   cleanups.push(() => terminal.close());
   // The places in hand: no sale of these tests asks the hub for places within its request.
   await waitForSellable(terminal, ALLOC.floor.inventoryItemId, (n) => n >= 100, 15_000);
@@ -78,29 +125,25 @@ async function loneSales(count: number, proxy: FaultProxy, route: string, sale: 
   return { orders, latencies };
 }
 
-/** At once: the median under AT_ONCE_MS; none over twice that, which leaves room for a busy moment of the shared machine. */
-function expectAtOnce(latencies: readonly number[], what: string): void {
-  const sorted = [...latencies].sort((a, b) => a - b);
-  const seen = `${what}: ${latencies.join(', ')}`;
-  expect(sorted[Math.floor(sorted.length / 2)], seen).toBeLessThan(AT_ONCE_MS);
-  expect(sorted.at(-1), seen).toBeLessThan(2 * AT_ONCE_MS);
-}
-
 describe('a lone sale on an idle terminal', () => {
-  it(`of a hub goes at once: its import reaches the hub within ${AT_ONCE_MS} ms (median of ${LONE_SALES}), not at the worker's next look`, async () => {
-    const { hub, terminal, proxy } = await hubAndTerminal(31);
+  it(`of a hub goes at once: its import is started by the sale's own wake-up, not at the worker's next look (${LONE_SALES} sales)`, async () => {
+    const log = deliveryLog();
+    const { hub, terminal, proxy } = await hubAndTerminal(31, log.logger);
     const { orders, latencies } = await loneSales(LONE_SALES, proxy, 'POST /orders/import', () => sellOne(terminal), () => waitForSynced(terminal, 10_000));
-    expectAtOnce(latencies, "ms from each sale's answer to its import");
+    expectWokenBySale(log.starts(), orders);
+    expectSoon(latencies, "ms from each sale's answer to its import");
     await expectArrivedExactlyOnce(hub, orders);
   }, 60_000);
 
-  it(`of a plain v3 service goes at once: its checkout there within ${AT_ONCE_MS} ms (median of ${LONE_SALES})`, async () => {
-    const pair = await startPair({ kind: 'v3', proxy: { seed: 32 }, sync: DEFAULTS });
+  it(`of a plain v3 service goes at once: its checkout there is started by the sale's own wake-up (${LONE_SALES} sales)`, async () => {
+    const log = deliveryLog();
+    const pair = await startPair({ kind: 'v3', proxy: { seed: 32 }, sync: DEFAULTS, kiosk: { logger: log.logger } });
     cleanups.push(() => pair.close());
     await waitForStatus(pair.kiosk, (status) => status.upstreamKind === 'v3', 10_000, 'the upstream known');
     // (online, each cart is held upstream as it is made: the delivery is the checkout there)
     const { orders, latencies } = await loneSales(LONE_SALES, pair.proxy, 'POST /orders', (n) => sell(pair.kiosk, n, { seats: false }), () => waitForSynced(pair.kiosk, 10_000));
-    expectAtOnce(latencies, "ms from each sale's answer to its checkout upstream");
+    expectWokenBySale(log.starts(), orders);
+    expectSoon(latencies, "ms from each sale's answer to its checkout upstream");
     await expectArrivedExactlyOnce(pair.upstream, orders);
   }, 60_000);
 });

@@ -7,6 +7,7 @@ import { listOrders } from '../../use-cases/list-orders';
 import { placeOrder } from '../../use-cases/place-order';
 import { sendError } from '../error-handler';
 import { pickLanguage } from '../i18n';
+import { orderLanguage } from '../../use-cases/order-language';
 import { ErrorBody, replies } from '../../contract/common';
 import { Order, OrderParams, OrdersPage, OrdersQuery, PlaceOrderBody } from '../../contract/order';
 import { localizeOrder } from '../../use-cases/localize';
@@ -30,7 +31,9 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = as
       const result = await placeOrder(ctx, apiKey, request.headers['idempotency-key'], request.body, language);
       if (result.replayed) reply.header('idempotent-replayed', 'true');
       if ('error' in result) return sendError(reply, result.error);
-      return reply.code(201).send({ data: localizeOrder(ctx, result.order, language) });
+      // A replay answers the original body: in the language of the checkout that made the order, not the replay's.
+      const answer = (result.replayed ? orderLanguage(ctx.db, result.order.id) : undefined) ?? language;
+      return reply.code(201).send({ data: localizeOrder(ctx, result.order, answer) });
     },
   );
 

@@ -70,20 +70,48 @@ const run = <T>(steps: Generator<void, T, undefined>): T => {
   return step.value;
 };
 
-describe('the item plan of an occurrence stored inactive', () => {
-  let dataDir: string;
-  let db: Db;
-  let ctx: EngineContext;
-  beforeEach(() => {
-    dataDir = mkdtempSync(join(tmpdir(), 'kassa-plan-'));
-    db = openDatabase(dataDir);
-    const simulator = createSimulator(db, { baseUrl: () => 'http://127.0.0.1', now: Date.now });
-    ctx = createContext(db, { holdSeconds: 900, now: Date.now, payments: simulator.provider });
-  });
-  afterEach(() => {
+interface Engine {
+  readonly db: Db;
+  readonly ctx: EngineContext;
+  /** closes the database and removes its folder */
+  close(): void;
+}
+
+/** A real database in a fresh temp folder (`before` runs on it first) and the engine's context on it. */
+function openEngine(prefix: string, before?: (db: Db) => void): Engine {
+  const dataDir = mkdtempSync(join(tmpdir(), prefix));
+  const db = openDatabase(dataDir);
+  const close = () => {
     db.close();
     rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    before?.(db);
+    const simulator = createSimulator(db, { baseUrl: () => 'http://127.0.0.1', now: Date.now });
+    return { db, ctx: createContext(db, { holdSeconds: 900, now: Date.now, payments: simulator.provider }), close };
+  } catch (error) {
+    close();
+    throw error;
+  }
+}
+
+/** A fresh engine for each test of the describe block it is called in, handed to `use` before the test and closed after it. */
+function engineForEachTest(prefix: string, use: (engine: Engine) => void): void {
+  let engine: Engine | undefined;
+  beforeEach(() => {
+    engine = openEngine(prefix);
+    use(engine);
   });
+  afterEach(() => {
+    engine?.close();
+    engine = undefined;
+  });
+}
+
+describe('the item plan of an occurrence stored inactive', () => {
+  let db: Db;
+  let ctx: EngineContext;
+  engineForEachTest('kassa-plan-', (engine) => ({ db, ctx } = engine));
 
   const seats = () =>
     db.prepare<[string], { id: string; label: string; held: number; active: number }>('SELECT id, label, held, active FROM inventory_items WHERE occurrence_id = ? ORDER BY position').all('arena-1');
@@ -129,20 +157,13 @@ describe('the item plan of an occurrence stored inactive', () => {
 });
 
 describe('the staged batches and the disk', () => {
-  const dirs: string[] = [];
-  afterEach(() => {
-    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-  });
-
   /** imports the arena in steps, an order-like commit between two steps; the synchronous setting seen by each staged seat's insert */
   const stagedWith = (journal: 'wal' | 'delete') => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'kassa-plan-sync-'));
-    dirs.push(dataDir);
-    const db = openDatabase(dataDir);
-    try {
+    const engine = openEngine('kassa-plan-sync-', (db) => {
       if (journal === 'delete') db.pragma('journal_mode = DELETE');
-      const simulator = createSimulator(db, { baseUrl: () => 'http://127.0.0.1', now: Date.now });
-      const ctx = createContext(db, { holdSeconds: 900, now: Date.now, payments: simulator.provider });
+    });
+    const { db, ctx } = engine;
+    try {
       importCatalog(ctx, catalog({ arena: false }));
       // a temporary trigger (this connection only) records the setting each inserted row was written under
       db.exec(`CREATE TEMP TABLE seen (sync INTEGER);
@@ -160,7 +181,7 @@ describe('the staged batches and the disk', () => {
       const seen = db.prepare<[], number>('SELECT sync FROM seen').pluck().all();
       return { seen: new Set(seen), count: seen.length, between: new Set(between), after: Number(db.pragma('synchronous', { simple: true })), items: ctx.catalog.items('arena-1').length };
     } finally {
-      db.close();
+      engine.close();
     }
   };
 
@@ -174,19 +195,9 @@ describe('the staged batches and the disk', () => {
 });
 
 describe('sales between the steps of a re-import', () => {
-  let dataDir: string;
   let db: Db;
   let ctx: EngineContext;
-  beforeEach(() => {
-    dataDir = mkdtempSync(join(tmpdir(), 'kassa-plan-race-'));
-    db = openDatabase(dataDir);
-    const simulator = createSimulator(db, { baseUrl: () => 'http://127.0.0.1', now: Date.now });
-    ctx = createContext(db, { holdSeconds: 900, now: Date.now, payments: simulator.provider });
-  });
-  afterEach(() => {
-    db.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  engineForEachTest('kassa-plan-race-', (engine) => ({ db, ctx } = engine));
 
   const sell = (inventoryItemId: string) => {
     const cart = createCart(ctx, { items: [{ occurrenceId: 'arena-1', inventoryItemId, priceOptionId: 'full', quantity: 1 }] });

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { Order } from '../../api/types';
 import { useConfirm } from '../../components/ConfirmDialog';
+import { DataTable } from '../../components/DataTable';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { ReceiptLines } from '../../components/ReceiptLines';
 import { formatDateTime, formatMoney, formatTime } from '../../format';
@@ -99,35 +100,34 @@ export function OrderLookup({ onBack }: { onBack(): void }) {
         {today.length === 0 ? (
           <p className="hint">{t('today.none')}</p>
         ) : (
-          <table className="today-list">
-            <thead>
-              <tr>
-                <th scope="col">{t('today.time')}</th>
-                <th scope="col">{t('today.show')}</th>
-                <th scope="col">{t('today.payment')}</th>
-                <th scope="col">{t('total.label')}</th>
-                <th scope="col">{t('today.order')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {today.map((order) => (
-                <tr key={order.id} className={order.status === 'cancelled' ? 'is-cancelled' : undefined}>
-                  <td>{formatTime(order.createdAt, locale)}</td>
-                  <td>{order.event ? `${order.event.name}, ${formatDateTime(order.event.startsAt, locale, zoneOf(order))}` : '—'}</td>
-                  <td>
+          <DataTable
+            className="today-list"
+            rows={today}
+            rowKey={(order) => order.id}
+            rowAttributes={(order) => ({ className: order.status === 'cancelled' ? 'is-cancelled' : undefined })}
+            columns={[
+              { heading: t('today.time'), cell: (order) => formatTime(order.createdAt, locale) },
+              { heading: t('today.show'), cell: (order) => (order.event ? `${order.event.name}, ${formatDateTime(order.event.startsAt, locale, zoneOf(order))}` : '—') },
+              {
+                heading: t('today.payment'),
+                cell: (order) => (
+                  <>
                     {t(order.payment.method === 'cash' ? 'today.cash' : order.payment.method === 'card' ? 'today.card' : 'today.other')}
                     {order.status === 'cancelled' && <> · {t('lookup.status.cancelled')}</>}
-                  </td>
-                  <td>{formatMoney(order.total, locale)}</td>
-                  <td>
-                    <button type="button" className="link" onClick={() => actions.shown(order)}>
-                      {order.id}
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  </>
+                ),
+              },
+              { heading: t('total.label'), cell: (order) => formatMoney(order.total, locale) },
+              {
+                heading: t('today.order'),
+                cell: (order) => (
+                  <button type="button" className="link" onClick={() => actions.shown(order)}>
+                    {order.id}
+                  </button>
+                ),
+              },
+            ]}
+          />
         )}
       </section>
     </section>

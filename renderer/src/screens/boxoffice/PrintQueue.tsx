@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { DataTable } from '../../components/DataTable';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useLocale, useT } from '../../i18n/i18n';
 import { usePrintT, type PrintKey } from '../../i18n/printing';
@@ -30,41 +31,35 @@ export function PrintQueue({ onBack }: { onBack(): void }) {
       {jobs.length === 0 ? (
         <p role="status">{pt('print.empty')}</p>
       ) : (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">{pt('print.code')}</th>
-              <th scope="col">{pt('print.order')}</th>
-              <th scope="col">{pt('print.what')}</th>
-              <th scope="col">{pt('print.printer')}</th>
-              <th scope="col">{pt('print.state')}</th>
-              <th scope="col">{pt('print.time')}</th>
-              <th scope="col">
-                <span className="visually-hidden">{pt('print.reprint', { code: '' })}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {jobs.map((job) => (
-              <tr key={job.id} data-state={job.state}>
-                <td className="code">{job.code}</td>
-                <td>{job.orderId}</td>
-                <td>{pt(`print.what.${job.what}` satisfies PrintKey)}</td>
-                <td>{job.printer}</td>
-                <td>
+        <DataTable
+          rows={jobs}
+          rowKey={(job) => job.id}
+          rowAttributes={(job) => ({ 'data-state': job.state })}
+          columns={[
+            { heading: pt('print.code'), cell: (job) => job.code, className: 'code' },
+            { heading: pt('print.order'), cell: (job) => job.orderId },
+            { heading: pt('print.what'), cell: (job) => pt(`print.what.${job.what}` satisfies PrintKey) },
+            { heading: pt('print.printer'), cell: (job) => job.printer },
+            {
+              heading: pt('print.state'),
+              cell: (job) => (
+                <>
                   {pt(`print.state.${job.state}` satisfies PrintKey)}
                   {job.reason !== undefined && <span className="reason"> — {job.reason}</span>}
-                </td>
-                <td>{time.format(new Date(job.createdAt))}</td>
-                <td>
-                  <button type="button" className="secondary" onClick={() => void actions.reprintRequested(job)}>
-                    {pt('print.reprint', { code: job.code })}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+            { heading: pt('print.time'), cell: (job) => time.format(new Date(job.createdAt)) },
+            {
+              heading: <span className="visually-hidden">{pt('print.reprint', { code: '' })}</span>,
+              cell: (job) => (
+                <button type="button" className="secondary" onClick={() => void actions.reprintRequested(job)}>
+                  {pt('print.reprint', { code: job.code })}
+                </button>
+              ),
+            },
+          ]}
+        />
       )}
     </section>
   );
