@@ -10,7 +10,7 @@ import { buildApp } from './http/app';
 import { API_KEY_HEADER } from './http/auth';
 import { CatalogDocument } from './contract/catalog';
 import type { UiConfig } from './http/routes/ui';
-import { immediate, openDatabase, openLedgerConnection, type Db } from './store/db';
+import { immediate, openDatabase } from './store/db';
 import { createKeyRepo, type KeyRepo } from './store/key-repo';
 import { createBasketRepo } from './store/basket-repo';
 import { createChannelRepo, loadMasterKey } from './store/channel-repo';
@@ -110,12 +110,10 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   const logger = options.logger ?? pino({ redact: [...LOG_REDACTIONS] });
   const db = openDatabase(options.dataDir, options.migrationsDir);
   let printQueue: PrintQueue | undefined;
-  let ledger: Db | undefined;
   try {
     const now = options.now ?? Date.now;
     let baseUrl = '';
-    ledger = openLedgerConnection(db);
-    const simulator = createSimulator(ledger, { baseUrl: () => baseUrl, now, answerDelayMs: options.paymentAnswerDelayMs, hangMs: options.paymentHangMs });
+    const simulator = createSimulator(db, { baseUrl: () => baseUrl, now, answerDelayMs: options.paymentAnswerDelayMs, hangMs: options.paymentHangMs });
     const deadlineMs = options.paymentDeadlineMs ?? DEFAULT_PROVIDER_DEADLINE_MS;
     const payments = withDeadline(simulator.provider, deadlineMs);
     const ctx = createContext(db, { holdSeconds: options.holdSeconds ?? 900, now, payments, syncing: options.upstream !== undefined });
@@ -222,7 +220,6 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
           await queue.stop();
           await app.close();
           simulator.stop();
-          ledger?.close();
           db.close();
         })();
         return closed;
@@ -230,7 +227,6 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     };
   } catch (error) {
     await printQueue?.stop();
-    ledger?.close();
     db.close();
     throw error;
   }

@@ -1,4 +1,4 @@
-import { immediate, type Db } from './db';
+import { immediateWithoutSync, type Db } from './db';
 import type { CatalogDocument } from '../contract/catalog';
 import { defaultName } from '../domain/names';
 
@@ -159,28 +159,8 @@ function createStager(db: Db) {
   const item = db.prepare<[string, string, string, string | null, number, number]>(`INSERT INTO inventory_items (occurrence_id, id, area_id, label, capacity, position, active)
     VALUES (?, ?, ?, ?, ?, ?, 0)`);
 
-  /**
-   * Staged rows are inactive and disposable, so their batches commit without waiting for the disk
-   * (synchronous = NORMAL: in WAL mode still all or nothing, only perhaps lost at a power cut — and then
-   * every later commit with them, as the log is replayed in order). The import's last transaction commits
-   * with the engine's setting (FULL), which makes everything before it durable too. The setting is put back
-   * before anything else can run: the batch is synchronous. Only in WAL mode: with a rollback journal (a file
-   * system that refused WAL) NORMAL may corrupt the database at a power cut, so there batches wait for the disk.
-   */
-  const withoutSync = (work: () => void): void => {
-    if (db.pragma('journal_mode', { simple: true }) !== 'wal') {
-      work();
-      return;
-    }
-    const setting = Number(db.pragma('synchronous', { simple: true }));
-    db.pragma('synchronous = NORMAL');
-    try {
-      work();
-    } finally {
-      db.pragma(`synchronous = ${setting}`);
-    }
-  };
-
+  // Staged rows are inactive and disposable, so their batches commit without waiting for the disk; the
+  // import's last transaction commits with the engine's setting (FULL), which makes everything before it durable.
   /** what one plan stages: its own gathered rows, so nothing of a failed plan is left for the next one */
   const session = () => {
     let pending: (() => void)[] = [];
@@ -189,7 +169,7 @@ function createStager(db: Db) {
       const batch = pending;
       pending = [];
       rows = 0;
-      if (batch.length > 0) withoutSync(() => immediate(db, () => batch.forEach((work) => work())));
+      if (batch.length > 0) immediateWithoutSync(db, () => batch.forEach((work) => work()));
     };
     /** gathers `work`; true when that filled a batch, which is then committed */
     const add = (count: number, work: () => void): boolean => {

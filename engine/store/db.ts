@@ -24,19 +24,32 @@ export function openDatabase(dataDir: string, migrationsDir: string = MIGRATIONS
 }
 
 /**
- * A second connection to `db`'s file whose commits do not wait for the disk (synchronous=NORMAL in WAL): for
- * the built-in payment simulator's ledger, which stands for a provider's books kept on the provider's side,
- * not on the till's disk. Its frames go into the same WAL as the engine's, so the engine's next commit — the
- * settlement that follows every charge — fsyncs them along with the order; a process crash keeps them either
- * way (the OS holds the written WAL), and a power cut can only lose a charge whose order was lost with it.
+ * Runs `work` as one write transaction (BEGIN IMMEDIATE) whose commit does not wait for the disk
+ * (synchronous = NORMAL), for writes that may be lost at a power cut as long as what follows them is: in WAL
+ * mode a commit is still all or nothing, and the log is replayed in order, so the next commit with the
+ * engine's setting (FULL) makes this one durable too — and a process crash loses nothing either way (the OS
+ * holds what was written). The setting is put back before anything else runs: the transaction is synchronous.
+ * Only in WAL mode: with a rollback journal (a file system that refused WAL) NORMAL may corrupt the database
+ * at a power cut, so there the commit waits for the disk as every other.
  */
-export function openLedgerConnection(db: Db): Db {
-  const ledger = new Database(db.name);
-  ledger.pragma('synchronous = NORMAL');
-  ledger.pragma('foreign_keys = ON');
-  ledger.pragma('busy_timeout = 5000');
-  return ledger;
+export function immediateWithoutSync<T>(db: Db, work: () => T): T {
+  let sync = syncSettings.get(db);
+  if (!sync) {
+    sync = { wal: db.pragma('journal_mode', { simple: true }) === 'wal', setting: Number(db.pragma('synchronous', { simple: true })) };
+    syncSettings.set(db, sync);
+  }
+  if (!sync.wal) return immediate(db, work);
+  // db.pragma each time: a prepared PRAGMA statement run again does not reliably apply its setting
+  db.pragma('synchronous = NORMAL');
+  try {
+    return immediate(db, work);
+  } finally {
+    db.pragma(`synchronous = ${sync.setting}`);
+  }
 }
+
+/** per database: in WAL mode or not, and its synchronous setting (both fixed once it is open) */
+const syncSettings = new WeakMap<Db, { readonly wal: boolean; readonly setting: number }>();
 
 /** Runs every migrations/NNNN-name.sql newer than the database's user_version, each in its own transaction. */
 export function migrate(db: Db, migrationsDir: string = MIGRATIONS_DIR): void {

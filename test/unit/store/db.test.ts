@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { immediate, openDatabase } from '../../../engine/store/db';
+import { immediate, immediateWithoutSync, openDatabase } from '../../../engine/store/db';
 
 const dirs: string[] = [];
 const fresh = () => {
@@ -65,6 +65,36 @@ describe('openDatabase', () => {
     ).toThrow('boom');
     expect(db.prepare('SELECT COUNT(*) AS n FROM api_keys').get()).toEqual({ n: 0 });
     expect(() => immediate(db, () => Promise.resolve(1))).toThrow(/promise/i);
+    db.close();
+  });
+});
+
+describe('immediateWithoutSync', () => {
+  const syncOf = (db: Database.Database) => db.pragma('synchronous', { simple: true });
+
+  it('commits with synchronous=NORMAL and puts FULL back, after a commit and after a rollback', () => {
+    const db = openDatabase(fresh());
+    db.exec('CREATE TABLE t (x INTEGER NOT NULL)');
+    const seen = immediateWithoutSync(db, () => {
+      db.prepare('INSERT INTO t (x) VALUES (1)').run();
+      return syncOf(db);
+    });
+    expect(seen).toBe(1); // NORMAL inside
+    expect(syncOf(db)).toBe(2); // FULL again
+    expect(() => immediateWithoutSync(db, () => {
+      db.prepare('INSERT INTO t (x) VALUES (2)').run();
+      throw new Error('refused');
+    })).toThrow('refused');
+    expect(syncOf(db)).toBe(2);
+    expect(db.prepare('SELECT x FROM t').pluck().all()).toEqual([1]);
+    db.close();
+  });
+
+  it('waits for the disk as usual where the database is not in WAL mode', () => {
+    const db = new Database(join(fresh(), 'journal.sqlite'));
+    db.pragma('journal_mode = DELETE');
+    db.pragma('synchronous = FULL');
+    expect(immediateWithoutSync(db, () => syncOf(db))).toBe(2);
     db.close();
   });
 });
