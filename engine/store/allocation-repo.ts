@@ -29,6 +29,8 @@ export function createAllocationRepo(db: Db) {
           FROM allocations WHERE quantity > 0 AND expires_at <= :now GROUP BY 1, 2) AS x
     WHERE i.occurrence_id = x.occurrenceId AND i.id = x.itemId`);
   const zeroLapsed = db.prepare<{ now: number }>('UPDATE allocations SET quantity = 0 WHERE quantity > 0 AND expires_at <= :now');
+  // one look into the partial index first: the passes above run before every cart
+  const anyLapsed = db.prepare<[number], number>('SELECT 1 FROM allocations WHERE quantity > 0 AND expires_at <= ? LIMIT 1').pluck();
   const stockOf = db.prepare<[string, string], ItemStock>(`
     SELECT i.capacity, i.held, i.sold, i.allocated, a.seating, i.active * a.active AS active
     FROM inventory_items i JOIN areas a ON a.occurrence_id = i.occurrence_id AND a.id = i.area_id
@@ -51,6 +53,7 @@ export function createAllocationRepo(db: Db) {
   return {
     /** Every allocation whose deadline has passed gives its places back. */
     lapse(now: number): void {
+      if (anyLapsed.get(now) === undefined) return;
       releaseLapsedStock.run({ now });
       zeroLapsed.run({ now });
     },

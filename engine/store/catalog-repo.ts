@@ -46,6 +46,11 @@ export function createCatalogRepo(db: Db) {
     SELECT i.id, i.area_id AS areaId, a.name AS areaName, a.seating, i.label, MAX(i.capacity - i.held - i.sold - i.allocated, 0) AS available
     FROM inventory_items i JOIN areas a ON a.occurrence_id = i.occurrence_id AND a.id = i.area_id
     WHERE i.occurrence_id = ? AND i.id IN (SELECT value FROM json_each(?)) AND i.active = 1 AND a.active = 1`);
+  // the same for one item, the common cart (json_each costs some 15 µs of its own)
+  const inventoryOne = db.prepare<[string, string], InventoryFacts>(`
+    SELECT i.id, i.area_id AS areaId, a.name AS areaName, a.seating, i.label, MAX(i.capacity - i.held - i.sold - i.allocated, 0) AS available
+    FROM inventory_items i JOIN areas a ON a.occurrence_id = i.occurrence_id AND a.id = i.area_id
+    WHERE i.occurrence_id = ? AND i.id = ? AND i.active = 1 AND a.active = 1`);
   const optionFacts = db.prepare<[string, string], PriceOptionFacts>(`
     SELECT id, area_id AS areaId, name, price FROM price_options WHERE occurrence_id = ? AND id = ? AND active = 1`);
   const locationById = db.prepare<[string], RawLocation>('SELECT id, name, currencies FROM locations WHERE id = ?');
@@ -95,6 +100,11 @@ export function createCatalogRepo(db: Db) {
       return found;
     },
     inventory(occurrenceId: string, ids: readonly string[]): Map<string, InventoryFacts> {
+      const [first] = ids;
+      if (first !== undefined && ids.every((id) => id === first)) {
+        const row = inventoryOne.get(occurrenceId, first);
+        return new Map(row ? [[row.id, row]] : []);
+      }
       return new Map(inventoryById.all(occurrenceId, JSON.stringify(ids)).map((row) => [row.id, row]));
     },
     priceOptions(occurrenceId: string, ids: readonly string[]): Map<string, PriceOptionFacts> {
