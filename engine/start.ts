@@ -11,6 +11,7 @@ import { API_KEY_HEADER } from './http/auth';
 import { CatalogDocument } from './contract/catalog';
 import type { UiConfig } from './http/routes/ui';
 import { immediate, openDatabase } from './store/db';
+import { groupCommit } from './store/durability';
 import { createKeyRepo, type KeyRepo } from './store/key-repo';
 import { createBasketRepo } from './store/basket-repo';
 import { createChannelRepo, loadMasterKey } from './store/channel-repo';
@@ -109,6 +110,8 @@ export const LOG_REDACTIONS = [`req.headers["${API_KEY_HEADER}"]`, 'req.headers.
 export async function startEngine(options: EngineOptions): Promise<RunningEngine> {
   const logger = options.logger ?? pino({ redact: [...LOG_REDACTIONS] });
   const db = openDatabase(options.dataDir, options.migrationsDir);
+  // before anything else writes: from here on commits wait for the disk in groups (store/durability.ts)
+  const durability = groupCommit(db);
   let printQueue: PrintQueue | undefined;
   try {
     const now = options.now ?? Date.now;
@@ -116,7 +119,9 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     const simulator = createSimulator(db, { baseUrl: () => baseUrl, now, answerDelayMs: options.paymentAnswerDelayMs, hangMs: options.paymentHangMs });
     const deadlineMs = options.paymentDeadlineMs ?? DEFAULT_PROVIDER_DEADLINE_MS;
     const payments = withDeadline(simulator.provider, deadlineMs);
-    const ctx = createContext(db, { holdSeconds: options.holdSeconds ?? 900, now, payments, syncing: options.upstream !== undefined });
+    const ctx = createContext(db, {
+      holdSeconds: options.holdSeconds ?? 900, now, payments, syncing: options.upstream !== undefined, whenDurable: durability.whenDurable,
+    });
     let worker: SyncWorker | undefined;
     let allocator: Allocator | undefined;
     if (options.catalogFile !== undefined) importCatalog(ctx, readCatalogFile(options.catalogFile));
@@ -164,6 +169,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       ...(options.allocations === false && { allocations: false }),
     });
     const host = options.host ?? '127.0.0.1';
+    // what the start wrote (settled attempts, the UI's key) is on the disk before the first request
+    await durability.whenDurable();
     await app.listen({ port: options.port ?? 8787, host });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
@@ -220,6 +227,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
           await queue.stop();
           await app.close();
           simulator.stop();
+          durability.close();
           db.close();
         })();
         return closed;
@@ -227,6 +235,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     };
   } catch (error) {
     await printQueue?.stop();
+    durability.close();
     db.close();
     throw error;
   }

@@ -150,6 +150,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onSend', async (_request, reply) => {
     reply.header('x-content-type-options', 'nosniff').header('referrer-policy', 'no-referrer');
   });
+  // Group commit (store/durability.ts): what a request wrote is on the disk before its answer goes out. A read
+  // answers at once; what it may have written (holds timed out, released on the way) was promised to nobody.
+  app.addHook('onSend', async (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') await options.ctx.whenDurable();
+  });
   installGracefulClose(app);
   app.addHook('onListen', (done) => {
     const started = performance.now();

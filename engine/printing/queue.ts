@@ -136,6 +136,8 @@ export function startPrintQueue(ctx: EngineContext, jobs: PrintJobRepo, options:
         immediate(ctx.db, () => jobs.fail(job.seq, INTERRUPTED_REASON, ctx.now()));
         return 0;
       }
+      // nothing prints — a ticket, a receipt — that a power cut could take from the database, nor twice
+      await ctx.whenDurable();
       const outcome = await deliver(job).catch((error: unknown): Delivery => {
         options.logger.error({ err: error, printer: printer.id, job: job.id }, 'print job could not be prepared');
         return { ok: false, sent: false, retry: false, reason: 'the job could not be prepared (see the engine log)' };

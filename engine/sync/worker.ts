@@ -168,6 +168,8 @@ export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger
   }
 
   async function run(job: readonly OutboxRow[]): Promise<void> {
+    // the hub learns of no sale this terminal could still lose at a power cut
+    await ctx.whenDurable();
     const [single] = job;
     const outcomes = status.upstreamKind === 'hub' && job.every(importable)
       ? await deliverBatch(ctx, channel, job)

@@ -38,6 +38,8 @@ export interface EngineContext {
   readonly now: () => number;
   readonly holdMs: number;
   readonly newId: (prefix: 'crt' | 'itm' | 'ord' | 'pay' | 'tkt') => string;
+  /** resolves once every commit made so far is on the disk (store/durability.ts); before anything is promised outside */
+  readonly whenDurable: () => Promise<void>;
 }
 
 /** How long a terminal's allocations outlive its last call to the hub: a long evening without internet. */
@@ -45,7 +47,15 @@ export const DEFAULT_ALLOCATION_LAPSE_SECONDS = 6 * 3600;
 
 export function createContext(
   db: Db,
-  options: { holdSeconds: number; now: () => number; payments: PaymentProvider; syncing?: boolean; allocationLapseSeconds?: number },
+  options: {
+    holdSeconds: number;
+    now: () => number;
+    payments: PaymentProvider;
+    syncing?: boolean;
+    allocationLapseSeconds?: number;
+    /** group commit's wait for the disk; absent: every commit waits for the disk itself (synchronous = FULL) */
+    whenDurable?: () => Promise<void>;
+  },
 ): EngineContext {
   return {
     db,
@@ -67,5 +77,6 @@ export function createContext(
     holdMs: options.holdSeconds * 1000,
     // time-ordered, so the tables that grow with every sale append instead of scattering (see ids.ts)
     newId: (prefix) => (prefix === 'crt' ? uuidV7() : `${prefix}_${timeOrderedId()}`),
+    whenDurable: options.whenDurable ?? (() => Promise.resolve()),
   };
 }

@@ -39,6 +39,8 @@ export async function placeOrder(
 
   ctx.inFlight.add(flight);
   try {
+    // the attempt is on the disk before any provider hears of it: a charge is never made that a restart cannot find
+    if (chargeNeedsProvider(start.attempt.method)) await ctx.whenDurable();
     const outcome = await charge(ctx, start.attempt);
     const settled = settleCheckout(ctx, start.attempt, outcome, ctx.now(), language);
     if (settled.refund !== undefined) await refundAttempt(ctx, settled.refund);

@@ -27,10 +27,11 @@ describe.each(UPSTREAMS)('the catalog pulled from the upstream ($kind)', ({ kind
     expect(held.items[0]?.unitPrice).toEqual({ amount: FEST.prices.adult, currency: 'EUR' });
     expect(held.total).toEqual({ amount: 2 * FEST.prices.adult, currency: 'EUR' });
 
-    // The price changes at the upstream (the kiosk's own catalog is not touched).
+    // The price changes at the upstream (the kiosk's own catalog is not touched). Counted before the change is
+    // sent: a pull may read the new catalog while the PUT's answer still waits for the disk (group commit).
+    const pullsAtChange = proxy.counters.upstreamStatus['GET /catalog 200'] ?? 0;
     const changed = await upstream.request('PUT', '/catalog', { key: upstream.keys.catalogWrite, body: syncCatalog({ adult: 3900 }) });
     expect(changed.status, JSON.stringify(changed.body)).toBe(200);
-    const pullsAtChange = proxy.counters.upstreamStatus['GET /catalog 200'] ?? 0;
 
     // The kiosk's next cart, once the next pull is in, has the new price.
     let next: Cart | undefined;
