@@ -1,4 +1,4 @@
-import { closeSync, fdatasync, openSync } from 'node:fs';
+import { closeSync, existsSync, fdatasync, openSync } from 'node:fs';
 import type { Db } from './db';
 
 /**
@@ -34,7 +34,8 @@ const NOTHING_TO_WAIT_FOR: Durability = { whenDurable: () => Promise.resolve(), 
 export function groupCommit(db: Db): Durability {
   if (db.pragma('journal_mode', { simple: true }) !== 'wal') return NOTHING_TO_WAIT_FOR;
   // any descriptor of the file syncs it; SQLite keeps the log file while a connection is open
-  const fd = openSync(`${db.name}-wal`, 'r');
+  const fd = openLog(db);
+  if (fd === undefined) return NOTHING_TO_WAIT_FOR;
   db.pragma('synchronous = NORMAL');
   // rows written by this connection since it opened (triggers' too, rolled back or not): a caller that wrote
   // nothing since a sync started that has finished has nothing to wait for — a refused request answers at once
@@ -95,4 +96,12 @@ export function groupCommit(db: Db): Durability {
       closeSync(fd);
     },
   };
+}
+
+/** The log file's descriptor; SQLite creates the file with the first read of a WAL database. */
+function openLog(db: Db): number | undefined {
+  const path = `${db.name}-wal`;
+  if (!existsSync(path)) db.prepare('SELECT COUNT(*) FROM sqlite_master').get();
+  // without it, every commit keeps waiting for the disk itself (FULL): slower, never less safe
+  return existsSync(path) ? openSync(path, 'r') : undefined;
 }
