@@ -227,7 +227,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
           await queue.stop();
           await app.close();
           simulator.stop();
-          durability.close();
+          await durability.close();
           db.close();
         })();
         return closed;
@@ -235,7 +235,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     };
   } catch (error) {
     await printQueue?.stop();
-    durability.close();
+    await durability.close();
     db.close();
     throw error;
   }

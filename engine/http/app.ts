@@ -5,7 +5,7 @@ import { EngineError } from '../domain/errors';
 import type { KeyRepo } from '../store/key-repo';
 import type { EngineContext } from '../use-cases/context';
 import { installAuth } from './auth';
-import { installErrorHandling, sendError } from './error-handler';
+import { errorBody, installErrorHandling, sendError } from './error-handler';
 import { installGuard } from './guard';
 import { clientErrorHandler } from './client-errors';
 import { requestSerializer } from './log-redaction';
@@ -150,10 +150,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onSend', async (_request, reply) => {
     reply.header('x-content-type-options', 'nosniff').header('referrer-policy', 'no-referrer');
   });
-  // Group commit (store/durability.ts): what a request wrote is on the disk before its answer goes out. A read
-  // answers at once; what it may have written (holds timed out, released on the way) was promised to nobody.
-  app.addHook('onSend', async (request) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') await options.ctx.whenDurable();
+  // Group commit (store/durability.ts): no answer goes out before every commit made until then is on the disk —
+  // what the request wrote, and what it may show of others' writes. Nothing to wait for when nothing was
+  // written since the last sync (a read among reads answers at once). If the disk failed, nothing more is
+  // called done: 500 in the envelope, for every request, until a restart.
+  app.addHook('onSend', async (request, reply, payload) => {
+    try {
+      await options.ctx.whenDurable();
+      return payload;
+    } catch (error) {
+      request.log.fatal({ err: error }, 'the database could not be made durable; restart the engine');
+      reply.code(500).header('content-type', 'application/json; charset=utf-8');
+      return JSON.stringify(errorBody(new EngineError('INTERNAL_ERROR'), request));
+    }
   });
   installGracefulClose(app);
   app.addHook('onListen', (done) => {

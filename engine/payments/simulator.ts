@@ -6,9 +6,9 @@ import type { CardCharge, ChargeOutcome, PaymentProvider } from './provider';
 /**
  * The built-in simulated provider (contract §7). Its ledger lives in tables of its own (psp_*), written in
  * its own transactions, as a real provider's would live on its side — and so a charge's commit does not wait
- * for the till's disk (store/db.ts immediateWithoutSync): the settlement that follows every charge commits
- * with the engine's setting and makes it durable, and a power cut before that loses the charge with the
- * order it was for. One fsync per card sale fewer; a real provider is a network call instead. `tok_3ds` asks for a 3-D Secure
+ * for the till's disk (store/db.ts immediateWithoutSync): the checkout's answer waits for the disk after the
+ * settlement that follows every charge, which makes the charge durable with the order, and a power cut before
+ * that loses the charge with the order it was for. A real provider is a network call instead. `tok_3ds` asks for a 3-D Secure
  * challenge whose page a person (or POST /psp/challenges/{reference}) approves or rejects.
  */
 

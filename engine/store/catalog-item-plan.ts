@@ -160,7 +160,7 @@ function createStager(db: Db) {
     VALUES (?, ?, ?, ?, ?, ?, 0)`);
 
   // Staged rows are inactive and disposable, so their batches commit without waiting for the disk; the
-  // import's last transaction commits with the engine's setting (FULL), which makes everything before it durable.
+  // import's answer waits for the disk (FULL, or group commit's sync), which makes everything before it durable.
   /** what one plan stages: its own gathered rows, so nothing of a failed plan is left for the next one */
   const session = () => {
     let pending: (() => void)[] = [];

@@ -26,9 +26,10 @@ export function openDatabase(dataDir: string, migrationsDir: string = MIGRATIONS
 /**
  * Runs `work` as one write transaction (BEGIN IMMEDIATE) whose commit does not wait for the disk
  * (synchronous = NORMAL), for writes that may be lost at a power cut as long as what follows them is: in WAL
- * mode a commit is still all or nothing, and the log is replayed in order, so the next commit with the
- * engine's setting (FULL) makes this one durable too — and a process crash loses nothing either way (the OS
- * holds what was written). The setting is put back before anything else runs: the transaction is synchronous.
+ * mode a commit is still all or nothing, and the log is replayed in order, so whatever next waits for the disk
+ * — a commit with synchronous = FULL, or group commit's sync of the log (store/durability.ts) — makes this one
+ * durable too; a process crash loses nothing either way (the OS holds what was written). Under group commit
+ * every commit is already NORMAL, and this is the same as `immediate`. The setting is put back before anything else runs: the transaction is synchronous.
  * Only in WAL mode: with a rollback journal (a file system that refused WAL) NORMAL may corrupt the database
  * at a power cut, so there the commit waits for the disk as every other.
  */

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fdatasync, openSync } from 'node:fs';
+import { closeSync, existsSync, fdatasync, fdatasyncSync, openSync } from 'node:fs';
 import type { Db } from './db';
 
 /**
@@ -22,14 +22,22 @@ import type { Db } from './db';
  * as before (synchronous = FULL) and `whenDurable()` has nothing to wait for.
  */
 export interface Durability {
-  /** resolves once every commit made before the call is on the disk */
+  /**
+   * Resolves once every commit made before the call is on the disk. Rejects with DiskSyncError from the first
+   * failed sync on, for good: after a failed fdatasync Linux marks the unwritten pages clean and a later sync
+   * succeeds without them, so nothing after a failure may be called durable (the engine then answers every
+   * request with an error until it is restarted and SQLite recovers from what is on the disk).
+   */
   whenDurable(): Promise<void>;
   /** log syncs done so far (a group commit serves many requests with one) */
   readonly syncs: number;
-  close(): void;
+  /** waits for a sync under way, then closes the log file's descriptor */
+  close(): Promise<void>;
 }
 
-const NOTHING_TO_WAIT_FOR: Durability = { whenDurable: () => Promise.resolve(), syncs: 0, close: () => undefined };
+export class DiskSyncError extends Error {}
+
+const NOTHING_TO_WAIT_FOR: Durability = { whenDurable: () => Promise.resolve(), syncs: 0, close: () => Promise.resolve() };
 
 export function groupCommit(db: Db): Durability {
   if (db.pragma('journal_mode', { simple: true }) !== 'wal') return NOTHING_TO_WAIT_FOR;
@@ -46,14 +54,17 @@ export function groupCommit(db: Db): Durability {
   let running: Promise<void> | undefined;
   let next: Promise<void> | undefined;
   let closed = false;
+  let failed: DiskSyncError | undefined;
 
   const sync = (): Promise<void> => {
     const covers = changes.get() ?? 0;
     return new Promise<void>((resolve, reject) => {
       fdatasync(fd, (error) => {
         syncs += 1;
-        if (error) reject(error);
-        else {
+        if (error) {
+          failed ??= new DiskSyncError(`the database log could not be written to the disk: ${error.message}`);
+          reject(failed);
+        } else {
           durableUpTo = Math.max(durableUpTo, covers);
           resolve();
         }
@@ -62,6 +73,7 @@ export function groupCommit(db: Db): Durability {
   };
 
   function whenDurable(): Promise<void> {
+    if (failed) return Promise.reject(failed);
     if (closed) return Promise.reject(new Error('the database is closed'));
     if ((changes.get() ?? 0) <= durableUpTo) return Promise.resolve();
     if (!running) {
@@ -90,18 +102,32 @@ export function groupCommit(db: Db): Durability {
     get syncs() {
       return syncs;
     },
-    close(): void {
+    async close(): Promise<void> {
       if (closed) return;
       closed = true;
+      // a sync under way must not meet a closed (or reused) descriptor
+      await Promise.allSettled([running, next]);
       closeSync(fd);
     },
   };
 }
 
-/** The log file's descriptor; SQLite creates the file with the first read of a WAL database. */
+/**
+ * The log file's descriptor, once a sync through it has worked; SQLite creates the file with the first read of
+ * a WAL database. Opened for writing (nothing is written through it): Windows flushes a file only through a
+ * handle that may write. Without one, every commit keeps waiting for the disk itself (FULL): slower, never
+ * less safe.
+ */
 function openLog(db: Db): number | undefined {
   const path = `${db.name}-wal`;
   if (!existsSync(path)) db.prepare('SELECT COUNT(*) FROM sqlite_master').get();
-  // without it, every commit keeps waiting for the disk itself (FULL): slower, never less safe
-  return existsSync(path) ? openSync(path, 'r') : undefined;
+  if (!existsSync(path)) return undefined;
+  const fd = openSync(path, 'r+');
+  try {
+    fdatasyncSync(fd);
+    return fd;
+  } catch {
+    closeSync(fd);
+    return undefined;
+  }
 }

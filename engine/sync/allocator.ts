@@ -109,6 +109,9 @@ export function startAllocator(ctx: EngineContext, options: AllocatorOptions, lo
       }
       ctx.holdings.renew(sentAt + data.lapseSeconds * 1000);
     });
+    // what the hub now counts (places given back above all) is on this till's disk at once, as with every
+    // commit before group commit: a till must never come back from a power cut holding places it gave back
+    await ctx.whenDurable();
     return 'granted';
   }
 
@@ -133,6 +136,7 @@ export function startAllocator(ctx: EngineContext, options: AllocatorOptions, lo
         ctx.holdings.set(occurrenceId, itemId, quantity);
       }
     });
+    await ctx.whenDurable();
   }
 
   async function refreshVenue(): Promise<void> {

@@ -32,6 +32,8 @@ export async function deliverBatch(ctx: EngineContext, hub: Channel, entries: re
   immediate(ctx.db, () => {
     for (const { entry } of sending) ctx.outbox.markSent(entry.id, now);
   });
+  // the marks are on the disk before the hub hears of the orders (group commit: store/durability.ts)
+  await ctx.whenDurable();
 
   const answer = await hub.post('/orders/import', { orders: sending.map((item) => item.body) }, { repeatable: true });
   const results = answer.status === 200 ? dataOf<{ results: ImportResult[] }>(answer)?.results : undefined;

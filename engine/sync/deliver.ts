@@ -41,7 +41,10 @@ async function deliverOrder(ctx: EngineContext, upstream: Channel, entry: Outbox
     // its hold lapses, and a new cart for the same seats meets INVENTORY_EXHAUSTED in the meantime.
     const earlierAttempt = entry.cartAttemptedAt;
     const now = ctx.now();
-    if (earlierAttempt === null) immediate(ctx.db, () => ctx.outbox.markCartAttempt(entry.id, now));
+    if (earlierAttempt === null) {
+      immediate(ctx.db, () => ctx.outbox.markCartAttempt(entry.id, now));
+      await ctx.whenDurable();
+    }
     const items = order.items
       .filter((item) => item.type !== 'extra')
       .map((item) => ({ occurrenceId: item.occurrenceId, inventoryItemId: item.inventoryItemId, priceOptionId: item.priceOptionId, quantity: item.quantity }));
@@ -58,6 +61,7 @@ async function deliverOrder(ctx: EngineContext, upstream: Channel, entry: Outbox
     cartId = cart.id;
     const recorded = cartId;
     immediate(ctx.db, () => ctx.outbox.setUpstreamCart(entry.id, recorded));
+    await ctx.whenDurable();
   }
 
   const shaped = await shapeCart(ctx, upstream, cartId, order);

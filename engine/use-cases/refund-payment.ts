@@ -14,6 +14,8 @@ export async function refundAttempt(ctx: EngineContext, attemptId: string): Prom
   if (attempt?.state !== 'refunding') return attempt?.state === 'refunded';
   if (refundNeedsProvider(attempt.method)) {
     try {
+      // the attempt's `refunding` is on the disk before the provider hears of it: a refund a restart can find
+      await ctx.whenDurable();
       await ctx.payments.refund(attemptId);
     } catch {
       return false; // no confirmation (deadline, lost answer): still refunding, asked again by the sweeper

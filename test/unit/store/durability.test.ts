@@ -21,8 +21,8 @@ describe('group commit', () => {
     db.exec('CREATE TABLE sales (n INTEGER NOT NULL)');
     durability = groupCommit(db);
   });
-  afterEach(() => {
-    durability.close();
+  afterEach(async () => {
+    await durability.close();
     db.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -81,7 +81,17 @@ describe('group commit', () => {
     journal.exec('CREATE TABLE t (x INTEGER)');
     await plain.whenDurable();
     expect(plain.syncs).toBe(0);
-    plain.close();
+    await plain.close();
     journal.close();
+  });
+
+  it('closing waits for a sync under way; after it nothing more is promised', async () => {
+    sell(1);
+    const under = durability.whenDurable();
+    await durability.close();
+    await expect(under).resolves.toBeUndefined();
+    expect(durability.syncs).toBe(1);
+    sell(2);
+    await expect(durability.whenDurable()).rejects.toThrow('closed');
   });
 });
