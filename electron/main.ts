@@ -1,7 +1,7 @@
 import { app, ipcMain, type BrowserWindow } from 'electron';
 import { join } from 'node:path';
 import pino from 'pino';
-import { startEngine, type RunningEngine } from '../engine/start';
+import { ENGINE_V8_FLAGS, startEngine, type RunningEngine } from '../engine/start';
 import { createSystemPrint, listSystemPrinters } from './printing';
 import { installSecurity } from './security';
 import { loadSettings, type Settings } from './settings';
@@ -13,6 +13,9 @@ import { createMainWindow } from './window';
  * 127.0.0.1, or the LAN host of the settings), with its database in the user-data folder and its logs in a
  * file there, or uses another terminal's engine; then opens the UI in one locked-down window.
  */
+
+// The engine runs in this process: its V8 heap settings (engine/cli/v8-flags.ts), before the app is ready.
+app.commandLine.appendSwitch('js-flags', ENGINE_V8_FLAGS.join(' '));
 
 // Tests and portable installs may point the app at another user-data folder.
 if (process.env.KASSA_USER_DATA) app.setPath('userData', process.env.KASSA_USER_DATA);

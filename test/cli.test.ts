@@ -1,10 +1,11 @@
 import Database from 'better-sqlite3';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINE_V8_FLAGS } from '../engine/cli/v8-flags';
 
 /**
  * The command line of contract §1 as real processes: `keys create|list|revoke` and `serve` with its options,
@@ -220,6 +221,25 @@ describe('keys command', () => {
     const line = list.stdout.split('\n').find((candidate) => candidate.includes('kiosk-1'));
     expect(line).toMatch(/revoked/);
     expect(list.stdout.split('\n').find((candidate) => candidate.includes('kiosk-2'))).not.toMatch(/revoked/);
+  });
+});
+
+describe('the engine process\'s V8 heap settings (engine/cli/v8-flags.ts)', () => {
+  it('npm run serve gives node every flag, before the bundle', () => {
+    const serve = (JSON.parse(readFileSync(resolve('package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.serve ?? '';
+    const node = serve.slice(serve.indexOf('exec node'));
+    for (const flag of ENGINE_V8_FLAGS) expect(node.indexOf(flag), flag).toBeGreaterThan(0);
+    for (const flag of ENGINE_V8_FLAGS) expect(node.indexOf(flag)).toBeLessThan(node.indexOf('dist/engine/serve.mjs'));
+  });
+
+  it('V8 takes them: the young generation\'s share of the heap limit shrinks by three 8 MB semi-spaces\' worth', () => {
+    const limit = (flags: readonly string[]) => {
+      const probe = spawnSync(process.execPath, [...flags, '-e', 'process.stdout.write(String(require("v8").getHeapStatistics().heap_size_limit))'], { encoding: 'utf8' });
+      expect(probe.status, probe.stderr).toBe(0);
+      return Number(probe.stdout);
+    };
+    // the limit counts the young generation as three semi-spaces: 3 × (16 − 8) MB less with the flags
+    expect(limit([]) - limit(ENGINE_V8_FLAGS)).toBe(3 * 8 * 1024 * 1024);
   });
 });
 
