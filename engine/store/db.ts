@@ -34,23 +34,28 @@ export function openDatabase(dataDir: string, migrationsDir: string = MIGRATIONS
  * at a power cut, so there the commit waits for the disk as every other.
  */
 export function immediateWithoutSync<T>(db: Db, work: () => T): T {
-  let sync = syncSettings.get(db);
-  if (!sync) {
-    sync = { wal: db.pragma('journal_mode', { simple: true }) === 'wal', setting: Number(db.pragma('synchronous', { simple: true })) };
-    syncSettings.set(db, sync);
-  }
-  if (!sync.wal) return immediate(db, work);
+  // read each time, never cached: restoring a stale FULL would switch group commit off for good
+  const setting = Number(db.pragma('synchronous', { simple: true }));
+  if (setting <= 1 || !walMode(db)) return immediate(db, work);
   // db.pragma each time: a prepared PRAGMA statement run again does not reliably apply its setting
   db.pragma('synchronous = NORMAL');
   try {
     return immediate(db, work);
   } finally {
-    db.pragma(`synchronous = ${sync.setting}`);
+    db.pragma(`synchronous = ${setting}`);
   }
 }
 
-/** per database: in WAL mode or not, and its synchronous setting (both fixed once it is open) */
-const syncSettings = new WeakMap<Db, { readonly wal: boolean; readonly setting: number }>();
+/** per database: in WAL mode or not (fixed once it is open) */
+const walModes = new WeakMap<Db, boolean>();
+function walMode(db: Db): boolean {
+  let wal = walModes.get(db);
+  if (wal === undefined) {
+    wal = db.pragma('journal_mode', { simple: true }) === 'wal';
+    walModes.set(db, wal);
+  }
+  return wal;
+}
 
 /** Runs every migrations/NNNN-name.sql newer than the database's user_version, each in its own transaction. */
 export function migrate(db: Db, migrationsDir: string = MIGRATIONS_DIR): void {
