@@ -23,10 +23,14 @@ function readPdf(bytes: Buffer): { pages: number[][]; text: string } {
   const raw = bytes.toString('latin1');
   const pages = [...raw.matchAll(/\/Type \/Page\b[\s\S]*?\/MediaBox \[([^\]]+)\]/g)].map((match) => (match[1] ?? '').trim().split(/\s+/).map(Number));
   let text = '';
-  for (const match of raw.matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)) {
+  // Each stream is cut at its dictionary's /Length, not at the next "endstream": deflated bytes may end in a
+  // carriage return (or hold the word itself), and a regex cut there drops that page's text at random.
+  for (const match of raw.matchAll(/\/Length (\d+)\b[^]*?>>\s*stream\r?\n/g)) {
+    const start = (match.index ?? 0) + match[0].length;
+    const body = bytes.subarray(start, start + Number(match[1]));
     let content: string;
     try {
-      content = inflateSync(Buffer.from(match[1] ?? '', 'latin1')).toString('latin1');
+      content = inflateSync(body).toString('latin1');
     } catch {
       continue; // not a deflated content stream (fonts, metadata): no text in it
     }

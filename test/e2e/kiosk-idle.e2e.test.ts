@@ -16,6 +16,8 @@ const GRACE_SECONDS = Math.max(10, Math.round(IDLE_SECONDS / 3));
 const CONCERT_DATE = 'Friday, 12 March 2027 at 20:30';
 const CONCERT = 'brass-2027-03-12';
 const STILL_THERE = 'Are you still there?';
+/** How often the kiosk's IdleGuard looks at the clock. */
+const IDLE_TICK_MS = 250;
 
 async function standingAvailable(ui: UiHarness): Promise<number> {
   const response = await ui.engine.request<{ data: InventoryView }>('GET', `/occurrences/${CONCERT}/inventory`);
@@ -116,7 +118,10 @@ describe('kiosk idle reset in the browser', () => {
     await visible(page.getByRole('heading', { name: 'Review and pay' }));
 
     // Grace + 2 s after the answer: past the moment the unanswered question would have started over (asked + grace).
-    await page.clock.runFor((GRACE_SECONDS + 2) * 1000);
+    // One guard tick (250 ms) more: the guard looks every 250 ms from whenever React re-armed it, so its last look
+    // inside grace + 2 s can fall up to a tick short of it (and its rounded-up countdown read a second more);
+    // inside grace + 2.25 s its last look is always past grace + 2 s.
+    await page.clock.runFor((GRACE_SECONDS + 2) * 1000 + IDLE_TICK_MS);
     // Idle again since the answer, the question is back — and its countdown shows the clock got there: idle + grace
     // from the answer, less the grace + 2 s that passed.
     const again = await visible(page.getByRole('dialog', { name: STILL_THERE }));
