@@ -9,7 +9,7 @@ import { benchCatalog, CONCERT, FLASH, SEAT_MAPS, VOUCHER } from './catalog';
 import { chart, table, targetsTable, terminalTable, type BenchReport, type LoadResult, type Row, type StartupFigure, type Target } from './report';
 import { flashSoldBefore, preSellFlash, proveFlash, seedOrders } from './seed';
 import { syncBacklog } from './sync-backlog';
-import { ENGINE_V8_FLAGS } from '../engine/cli/v8-flags';
+import { ENGINE_PROCESS_FLAGS } from '../engine/cli/v8-flags';
 import { terminalSale } from './terminal-sale';
 
 /**
@@ -132,7 +132,7 @@ function rssMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 const BUNDLE = join(ROOT, 'dist', 'engine', 'serve.mjs');
 const engineArgs = (extra: readonly string[] = [], data = engineDir) => [
   ...(opts['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${join(RESULTS, 'profiles')}`] : []),
-  ...ENGINE_V8_FLAGS, '--enable-source-maps', BUNDLE,
+  ...ENGINE_PROCESS_FLAGS, '--enable-source-maps', BUNDLE,
   '--port', '0', '--data', data, '--rate-limit', '0', '--no-demo', '--hold-seconds', '3600', '--log-level', 'warn', ...extra,
 ];
 

@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ENGINE_PROCESS_FLAGS } from '../engine/cli/v8-flags';
 import { electronBinary } from './runtime';
 
 /**
@@ -41,5 +42,5 @@ if ('path' in found) {
   // The same esbuild bundle `npm run serve` runs (engine/cli/bundle.mjs), built fresh: well under a second.
   const bundle = spawnSync(process.execPath, [join(root, 'engine', 'cli', 'bundle.mjs')], { cwd: root, stdio: 'inherit' });
   if (bundle.status !== 0) process.exit(bundle.status ?? 1);
-  run(process.execPath, ['--enable-source-maps', join(root, 'dist', 'engine', 'serve.mjs'), ...args]);
+  run(process.execPath, [...ENGINE_PROCESS_FLAGS, '--enable-source-maps', join(root, 'dist', 'engine', 'serve.mjs'), ...args]);
 }

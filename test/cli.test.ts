@@ -5,7 +5,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINE_V8_FLAGS } from '../engine/cli/v8-flags';
+import { ENGINE_NODE_FLAGS, ENGINE_PROCESS_FLAGS, ENGINE_V8_FLAGS } from '../engine/cli/v8-flags';
 
 /**
  * The command line of contract §1 as real processes: `keys create|list|revoke` and `serve` with its options,
@@ -228,18 +228,25 @@ describe('the engine process\'s V8 heap settings (engine/cli/v8-flags.ts)', () =
   it('npm run serve gives node every flag, before the bundle', () => {
     const serve = (JSON.parse(readFileSync(resolve('package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.serve ?? '';
     const node = serve.slice(serve.indexOf('exec node'));
-    for (const flag of ENGINE_V8_FLAGS) expect(node.indexOf(flag), flag).toBeGreaterThan(0);
-    for (const flag of ENGINE_V8_FLAGS) expect(node.indexOf(flag)).toBeLessThan(node.indexOf('dist/engine/serve.mjs'));
+    for (const flag of ENGINE_PROCESS_FLAGS) expect(node.indexOf(flag), flag).toBeGreaterThan(0);
+    for (const flag of ENGINE_PROCESS_FLAGS) expect(node.indexOf(flag)).toBeLessThan(node.indexOf('dist/engine/serve.mjs'));
   });
 
-  it('V8 takes them: the young generation\'s share of the heap limit shrinks by three 8 MB semi-spaces\' worth', () => {
-    const limit = (flags: readonly string[]) => {
-      const probe = spawnSync(process.execPath, [...flags, '-e', 'process.stdout.write(String(require("v8").getHeapStatistics().heap_size_limit))'], { encoding: 'utf8' });
-      expect(probe.status, probe.stderr).toBe(0);
-      return Number(probe.stdout);
-    };
-    // the limit counts the young generation as three semi-spaces: 3 × (16 − 8) MB less with the flags
-    expect(limit([]) - limit(ENGINE_V8_FLAGS)).toBe(3 * 8 * 1024 * 1024);
+  const probe = (flags: readonly string[], script: string): string => {
+    const run = spawnSync(process.execPath, [...flags, '-e', script], { encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(0);
+    return run.stdout;
+  };
+
+  it('V8 takes them: the young generation\'s share of the heap limit shrinks by three semi-spaces of 16 − 4 MB', () => {
+    const limit = (flags: readonly string[]) => Number(probe(flags, 'process.stdout.write(String(require("v8").getHeapStatistics().heap_size_limit))'));
+    // the limit counts the young generation as three semi-spaces: 3 × (16 − 4) MB less with the flags
+    expect(limit([]) - limit(ENGINE_V8_FLAGS)).toBe(3 * 12 * 1024 * 1024);
+  });
+
+  it('Node takes them: V8 keeps one helper thread instead of four', () => {
+    const threads = (flags: readonly string[]) => Number(probe(flags, 'process.stdout.write(String(require("fs").readdirSync("/proc/self/task").length))'));
+    expect(threads([]) - threads(ENGINE_NODE_FLAGS)).toBe(3);
   });
 });
 
