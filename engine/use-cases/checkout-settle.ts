@@ -8,7 +8,7 @@ import type { AttemptRow } from '../store/checkout-repo';
 import { immediate } from '../store/db';
 import { cartView } from './cart-view';
 import type { StoredPayment } from './checkout-begin';
-import { redeemableCode } from './codes';
+import { redeemableCode, ticketCode } from './codes';
 import type { EngineContext } from './context';
 import { rememberOrderLanguage } from './order-language';
 import { orderViews } from './order-view';
@@ -67,7 +67,7 @@ function createOrder(ctx: EngineContext, attempt: AttemptRow, now: number, langu
   const orderId = ctx.newId('ord');
   const tickets = view.items
     .filter((item) => item.type === 'admission')
-    .flatMap((item) => Array.from({ length: item.quantity }, () => ({ id: ctx.newId('tkt'), itemId: item.id, code: redeemableCode() })));
+    .flatMap((item) => Array.from({ length: item.quantity }, () => ({ id: ctx.newId('tkt'), itemId: item.id, code: ticketCode(cart.occurrenceId) })));
   const giftCards = view.items
     .filter((item) => item.type === 'giftCard')
     .map((item) => ({ code: redeemableCode(), itemId: item.id, amount: item.unitPrice.amount, currency: item.unitPrice.currency }));

@@ -27,7 +27,7 @@ describe('the pool of random bytes behind ids and codes', () => {
     expect(() => randomBytesFromPool(257)).toThrow(RangeError);
   });
 
-  it('ticket codes: 20 characters of Crockford base32, 10,000 of them all different', () => {
+  it('gift card codes: 20 characters of Crockford base32, 10,000 of them all different', () => {
     const codes = new Set(Array.from({ length: 10_000 }, () => redeemableCode()));
     expect(codes.size).toBe(10_000);
     for (const code of codes) expect(code).toMatch(/^[0-9A-HJKMNP-TV-Z]{20}$/);
