@@ -100,7 +100,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', {
         patterns: [
-          { regex: '(^|/)engine/(?!start$|cli/v8-flags$)', message: 'From the engine, Electron imports only the function that starts it (engine/start) and the flags its process takes (engine/cli/v8-flags, for the launcher, which must not load the engine).' },
+          { regex: '(^|/)engine/(?!start$|cli/v8-flags$)', message: 'From the engine, Electron imports only the function that starts it (engine/start) and the flags its process is started with (engine/cli/v8-flags, a leaf the launcher reads without loading the engine).' },
           { group: ['react', 'react-dom', '**/renderer/**'], message: 'The main process knows nothing of the UI code.' },
         ],
       }],

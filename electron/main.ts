@@ -1,7 +1,8 @@
 import { app, ipcMain, type BrowserWindow } from 'electron';
 import { join } from 'node:path';
 import pino from 'pino';
-import { ENGINE_V8_FLAGS, startEngine, type RunningEngine } from '../engine/start';
+import { ENGINE_V8_FLAGS } from '../engine/cli/v8-flags';
+import { startEngine, type RunningEngine } from '../engine/start';
 import { createSystemPrint, listSystemPrinters } from './printing';
 import { installSecurity } from './security';
 import { loadSettings, type Settings } from './settings';

@@ -12,9 +12,6 @@ import { CatalogDocument } from './contract/catalog';
 import type { UiConfig } from './http/routes/ui';
 import { immediate, openDatabase } from './store/db';
 import { groupCommit } from './store/durability';
-
-/** the V8 flags of a process that runs the engine (engine/cli/v8-flags.ts), for the desktop app */
-export { ENGINE_V8_FLAGS } from './cli/v8-flags';
 import { createKeyRepo, type KeyRepo } from './store/key-repo';
 import { createBasketRepo } from './store/basket-repo';
 import { createChannelRepo, loadMasterKey } from './store/channel-repo';

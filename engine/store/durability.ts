@@ -56,12 +56,8 @@ export function groupCommit(db: Db): Durability {
   let closed = false;
   let failed: DiskSyncError | undefined;
 
-  // what the sync under way covers: the rows written before it started
-  let runningCovers = -1;
-
   const sync = (): Promise<void> => {
     const covers = changes.get() ?? 0;
-    runningCovers = covers;
     return new Promise<void>((resolve, reject) => {
       fdatasync(fd, (error) => {
         syncs += 1;
@@ -79,10 +75,7 @@ export function groupCommit(db: Db): Durability {
   function whenDurable(): Promise<void> {
     if (failed) return Promise.reject(failed);
     if (closed) return Promise.reject(new Error('the database is closed'));
-    const written = changes.get() ?? 0;
-    if (written <= durableUpTo) return Promise.resolve();
-    // the sync under way started after this caller's last write: it is enough
-    if (running && written <= runningCovers) return running;
+    if ((changes.get() ?? 0) <= durableUpTo) return Promise.resolve();
     if (!running) {
       running = sync().finally(() => {
         running = undefined;

@@ -10,9 +10,13 @@ const LENGTH = 20;
 
 /** A gift card's code: 20 random characters (100 bits). */
 export function redeemableCode(): string {
-  const bytes = randomBytesFromPool(LENGTH);
+  return encode(randomBytesFromPool(LENGTH));
+}
+
+/** one character per byte, from its low 5 bits */
+function encode(bytes: Uint8Array): string {
   let code = '';
-  for (let i = 0; i < LENGTH; i++) code += ALPHABET[(bytes[i] ?? 0) & 31];
+  for (const byte of bytes) code += ALPHABET[byte & 31] ?? '';
   return code;
 }
 
@@ -28,11 +32,11 @@ export function redeemableCode(): string {
  * those pages stay in the cache. The prefix tells nothing the ticket does not print: which show it is for.
  */
 export function ticketCode(occurrenceId: string): string {
+  const digest = createHash('sha256').update(occurrenceId).digest();
+  const show = ((digest[0] ?? 0) << 2) | ((digest[1] ?? 0) >> 6); // the digest's first 10 bits
   const bytes = Buffer.allocUnsafe(LENGTH);
-  createHash('sha256').update(occurrenceId).digest().copy(bytes, 0, 0, 2);
+  bytes[0] = show >> 5;
+  bytes[1] = show & 31;
   fillRandom(bytes, 2, LENGTH - 2);
-  const show = ((bytes[0] ?? 0) << 2) | ((bytes[1] ?? 0) >> 6); // the digest's first 10 bits
-  let code = ALPHABET[show >> 5] + (ALPHABET[show & 31] ?? '');
-  for (let i = 2; i < LENGTH; i++) code += ALPHABET[(bytes[i] ?? 0) & 31];
-  return code;
+  return encode(bytes);
 }

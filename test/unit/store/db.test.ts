@@ -90,6 +90,17 @@ describe('immediateWithoutSync', () => {
     db.close();
   });
 
+  it('under group commit (NORMAL already) leaves NORMAL, even after a call made while the database was at FULL', () => {
+    const db = openDatabase(fresh());
+    db.exec('CREATE TABLE t (x INTEGER NOT NULL)');
+    immediateWithoutSync(db, () => db.prepare('INSERT INTO t (x) VALUES (1)').run()); // at FULL: restored to FULL
+    expect(syncOf(db)).toBe(2);
+    db.pragma('synchronous = NORMAL'); // what group commit sets once the engine starts
+    immediateWithoutSync(db, () => db.prepare('INSERT INTO t (x) VALUES (2)').run());
+    expect(syncOf(db)).toBe(1); // not the FULL seen by the first call: group commit stays on
+    db.close();
+  });
+
   it('waits for the disk as usual where the database is not in WAL mode', () => {
     const db = new Database(join(fresh(), 'journal.sqlite'));
     db.pragma('journal_mode = DELETE');

@@ -72,6 +72,15 @@ describe('group commit', () => {
     other.close();
   });
 
+  it('a caller with nothing written since the sync under way started needs no second sync', async () => {
+    sell(1);
+    const first = durability.whenDurable();
+    // no commit in between: once the sync under way is done, everything written is on the disk
+    const again = durability.whenDurable();
+    await Promise.all([first, again]);
+    expect(durability.syncs).toBe(1);
+  });
+
   it('a database not in WAL mode waits for the disk at every commit, as before, and whenDurable has nothing to wait for', async () => {
     const journal = new Database(join(dir, 'journal.sqlite'));
     journal.pragma('journal_mode = DELETE');
