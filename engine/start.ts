@@ -7,6 +7,7 @@ import Value from 'typebox/value';
 import { demoCatalog } from './catalog/demo';
 import { LIMITS } from './domain/limits';
 import { buildApp } from './http/app';
+import { inFlight } from './http/in-flight';
 import { API_KEY_HEADER } from './http/auth';
 import { CatalogDocument } from './contract/catalog';
 import type { UiConfig } from './http/routes/ui';
@@ -149,8 +150,10 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
 
     const keys = createKeyRepo(db);
     const ui = uiFor(options.uiDir, keys, simulator.provider.testTokens);
+    const work = inFlight();
     const app = await buildApp({
       ctx,
+      inFlight: work,
       keys,
       legacy: { channels: createChannelRepo(db, loadMasterKey(options.dataDir)), baskets: createBasketRepo(db) },
       ...(ui && { ui }),
@@ -226,6 +229,10 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
           await worker?.stop();
           await queue.stop();
           await app.close();
+          // Clients that went away no longer hold the server open, but their handlers may still run — a checkout
+          // waits up to the provider's deadline for its answer: they finish before the database closes.
+          const running = await work.settled(deadlineMs + 5_000);
+          if (running > 0) logger.warn({ requests: running }, 'requests still running at shutdown: the next start settles what they left');
           simulator.stop();
           await durability.close();
           db.close();

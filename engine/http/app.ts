@@ -7,6 +7,7 @@ import type { EngineContext } from '../use-cases/context';
 import { installAuth } from './auth';
 import { errorBody, installErrorHandling, sendError } from './error-handler';
 import { installGuard } from './guard';
+import { trackHandlers, type InFlight } from './in-flight';
 import { clientErrorHandler } from './client-errors';
 import { requestSerializer } from './log-redaction';
 import { lazySchemas } from './schema-compilers';
@@ -56,6 +57,8 @@ export interface AppOptions {
   readonly ui?: { readonly root: string; readonly config: UiConfig };
   /** the print queue's jobs and printers (contract §12) */
   readonly printing: Omit<PrintingRoutesOptions, 'ctx'>;
+  /** counts the handlers still running and their waits for the disk, so a shutdown can let them finish (in-flight.ts) */
+  readonly inFlight?: InFlight;
 }
 
 /**
@@ -104,6 +107,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     schemaController: { compilersFactory: schemas.compilersFactory },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // before the first route: the hook sees only routes added after it
+  if (options.inFlight) trackHandlers(app, options.inFlight);
   installErrorHandling(app);
   // Bodies are JSON only: text/plain answers 415 like any other type instead of reaching validation as a string.
   app.removeContentTypeParser('text/plain');
@@ -155,6 +160,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // written since the last sync (a read among reads answers at once). If the disk failed, nothing more is
   // called done: 500 in the envelope, for every request, until a restart.
   app.addHook('onSend', async (request, reply, payload) => {
+    const end = options.inFlight?.begin();
     try {
       await options.ctx.whenDurable();
       return payload;
@@ -162,6 +168,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       request.log.fatal({ err: error }, 'the database could not be made durable; restart the engine');
       reply.code(500).header('content-type', 'application/json; charset=utf-8');
       return JSON.stringify(errorBody(new EngineError('INTERNAL_ERROR'), request));
+    } finally {
+      end?.();
     }
   });
   installGracefulClose(app);

@@ -31,7 +31,7 @@ export interface Durability {
   whenDurable(): Promise<void>;
   /** log syncs done so far (a group commit serves many requests with one) */
   readonly syncs: number;
-  /** waits for a sync under way, then closes the log file's descriptor */
+  /** syncs what was committed until now (callers waiting are answered), then closes the log file's descriptor */
   close(): Promise<void>;
 }
 
@@ -54,6 +54,7 @@ export function groupCommit(db: Db): Durability {
   let running: Promise<void> | undefined;
   let next: Promise<void> | undefined;
   let closed = false;
+  let closing: Promise<void> | undefined;
   let failed: DiskSyncError | undefined;
 
   const sync = (): Promise<void> => {
@@ -102,12 +103,16 @@ export function groupCommit(db: Db): Durability {
     get syncs() {
       return syncs;
     },
-    async close(): Promise<void> {
-      if (closed) return;
-      closed = true;
-      // a sync under way must not meet a closed (or reused) descriptor
-      await Promise.allSettled([running, next]);
-      closeSync(fd);
+    close(): Promise<void> {
+      closing ??= (async () => {
+        // What was committed until now gets its sync: a caller waiting for the next one is answered, not
+        // refused. A sync under way must not meet a closed (or reused) descriptor.
+        await whenDurable().catch(() => undefined);
+        await Promise.allSettled([running, next]);
+        closed = true;
+        closeSync(fd);
+      })();
+      return closing;
     },
   };
 }

@@ -120,4 +120,37 @@ describe('shutdown does not wait out keep-alive connections', () => {
       agent.destroy();
     }
   }, 30_000);
+
+  it('a checkout whose client went away is finished before the database closes: paid, nothing left for recovery, no error logged', async () => {
+    const engine = await startTestEngine({ paymentAnswerDelayMs: 1500 });
+    try {
+      const { hostname, port } = new URL(engine.url);
+      const cart = await createCart(engine, [concert(1)]);
+      const idempotencyKey = crypto.randomUUID();
+      const body = JSON.stringify({ cartId: cart.id, expectedTotal: cart.total, payment: { method: 'card', token: 'tok_visa' } });
+      const gone = httpRequest({ hostname, port, method: 'POST', path: '/api/v3/orders', headers: { 'x-svc-api-key': engine.keys.admin, 'content-type': 'application/json', 'idempotency-key': idempotencyKey } });
+      gone.on('error', () => undefined);
+      gone.end(body);
+      await paymentUnderWay(engine);
+      // the till is switched off mid-payment: its connection closes, the server has nobody left to wait for
+      gone.destroy();
+      await engine.stop();
+      const logs = engine.logs();
+      expect(logs).not.toContain('"level":60');
+      expect(logs).not.toContain('the database is closed');
+
+      await engine.start();
+      expect(engine.logs()).not.toContain('left open by a crash');
+      // the same request again: the order the first one made, paid once
+      const replay = await engine.request<{ data: { id: string; status: string; payment: { status: string } } }>('POST', '/orders', {
+        rawBody: body,
+        headers: { 'idempotency-key': idempotencyKey },
+      });
+      expect(replay.status).toBe(201);
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expect(replay.body.data.payment.status).toBe('captured');
+    } finally {
+      await engine.close();
+    }
+  }, 30_000);
 });

@@ -103,4 +103,18 @@ describe('group commit', () => {
     sell(2);
     await expect(durability.whenDurable()).rejects.toThrow('closed');
   });
+
+  it('closing syncs what a caller waiting for the next sync wrote: it is answered, not refused', async () => {
+    sell(1);
+    const under = durability.whenDurable();
+    sell(2);
+    // committed while the first sync runs: waits for the next one, which close must still make
+    const queued = durability.whenDurable();
+    await durability.close();
+    await expect(under).resolves.toBeUndefined();
+    await expect(queued).resolves.toBeUndefined();
+    expect(durability.syncs).toBe(2);
+    // closing twice is one close
+    await durability.close();
+  });
 });
