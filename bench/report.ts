@@ -42,8 +42,16 @@ export interface Row {
   /** orders in the database when the run started */
   ordersBefore?: number;
   note?: string;
+  /** the machine's CPU steal during the run (time the hypervisor gave the VM's CPUs to others), % of all CPU time */
+  stealPct?: number;
   load: LoadResult;
 }
+
+/**
+ * One run of the alternated growth comparison: cart + checkout at 50 connections on a copy of the database with
+ * no orders ('empty') or on the one seeded to the largest history ('full'), fresh engine each, sides alternating.
+ */
+export interface GrowthRun { side: 'empty' | 'full'; round: number; orders: number; rps: number; createCartP50: number; checkoutP50: number; stealPct: number }
 
 export interface StartupFigure { what: string; seconds: number; orders: number; rssMb?: number }
 
@@ -52,11 +60,12 @@ export interface Target { what: string; goal: string; measured: string; met: boo
 export interface BenchReport {
   startedAt: string;
   seconds: number;
-  machine: { cpus: number; cpuModel: string; node: string; memoryGb: number; loadAverageBefore: number[]; loadAverageAfter: number[] };
+  machine: { cpus: number; cpuModel: string; node: string; memoryGb: number; loadAverageBefore: number[]; loadAverageAfter: number[]; stealPct?: number };
   settings: { warmupSeconds: number; measureSeconds: number };
   rows: Row[];
   startup: StartupFigure[];
   seeding: { orders: number; seconds: number; totalOrders: number }[];
+  growth?: GrowthRun[];
   flash?: { soldOutMs: number | null; proof: Record<string, number | boolean> };
   /** scenario 7 (issue #11): a sale on a terminal of a hub beside the same sale on a standalone engine */
   terminal?: TerminalReport;
@@ -97,6 +106,7 @@ export interface TerminalReport { rows: TerminalRow[]; oneAtATime: Timing[] }
 
 const fmt = (x: number | undefined, digits = 1) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(digits));
 const int = (x: number) => Math.round(x).toLocaleString('en-US');
+const pct = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '–' : `${x.toFixed(0)} %`);
 
 function pad(cells: string[][]): string {
   const widths = cells[0]?.map((_, c) => Math.max(...cells.map((row) => row[c]?.length ?? 0))) ?? [];
@@ -108,8 +118,9 @@ function pad(cells: string[][]): string {
 
 /** The results as Markdown tables (what `npm run bench` prints and the README shows). */
 export function table(report: BenchReport): string {
-  const head = ['scenario', 'conns', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'errors', 'peak RSS MB', '× baseline'];
-  const row = (r: Row) => [r.title, String(r.connections), int(r.rps), fmt(r.p50, 2), fmt(r.p90, 2), fmt(r.p99, 2), String(r.errors), fmt(r.peakRssMb, 0), r.ratio === undefined ? '–' : `${(100 * r.ratio).toFixed(0)} %`];
+  const head = ['scenario', 'conns', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'errors', 'peak RSS MB', 'CPU steal', '× baseline'];
+  const row = (r: Row) => [r.title, String(r.connections), int(r.rps), fmt(r.p50, 2), fmt(r.p90, 2), fmt(r.p99, 2), String(r.errors), fmt(r.peakRssMb, 0), pct(r.stealPct),
+    r.ratio === undefined ? '–' : `${(100 * r.ratio).toFixed(0)} %`];
   const out: string[] = [];
   out.push(`### Scenarios (each ${report.settings.warmupSeconds} s warm-up, ${report.settings.measureSeconds} s measured; baseline runs in between)`, '');
   out.push(pad([head, ...report.rows.filter((r) => r.group !== 'scale').map(row)]));
@@ -122,6 +133,11 @@ export function table(report: BenchReport): string {
   };
   out.push(pad([scaleHead, ...scale.map((r) => [r.title, r.ordersBefore === undefined ? '–' : int(r.ordersBefore), String(r.connections), int(r.rps), fmt(r.p50, 2), fmt(r.p99, 2),
     stepCell(r, 'create cart'), stepCell(r, 'checkout'), String(r.errors), fmt(r.peakRssMb, 0)])]));
+  if (report.growth?.length) {
+    out.push('', '### Growth, alternated (a fresh engine per run on the database without orders or the seeded one, sides taking turns)', '');
+    out.push(pad([['round', 'database', 'orders', 'req/s', 'create cart p50 ms', 'checkout p50 ms', 'CPU steal'],
+      ...report.growth.map((g) => [String(g.round + 1), g.side === 'empty' ? 'no orders' : 'seeded', int(g.orders), int(g.rps), fmt(g.createCartP50, 2), fmt(g.checkoutP50, 2), pct(g.stealPct)])]));
+  }
   out.push('', '### Start-up and seeding', '');
   out.push(pad([['what', 'orders in db', 'seconds', 'RSS MB when ready'], ...report.startup.map((s) => [s.what, int(s.orders), fmt(s.seconds, 2), fmt(s.rssMb, 0)]),
     ...report.seeding.map((s) => [`seed ${int(s.orders)} orders (one transaction)`, int(s.totalOrders), fmt(s.seconds, 1), '–'])]));
@@ -135,6 +151,7 @@ export function table(report: BenchReport): string {
   out.push('', '### Targets', '', targetsTable(report.targets));
   out.push('', `Machine: ${report.machine.cpus} × ${report.machine.cpuModel}, ${fmt(report.machine.memoryGb, 0)} GB, Node ${report.machine.node}; ` +
     `load average before ${report.machine.loadAverageBefore.map((x) => x.toFixed(2)).join(' ')}, after ${report.machine.loadAverageAfter.map((x) => x.toFixed(2)).join(' ')}; ` +
+    `CPU steal over the run ${pct(report.machine.stealPct)}; ` +
     `whole run ${fmt(report.seconds, 0)} s.`);
   return out.join('\n');
 }
