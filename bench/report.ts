@@ -57,6 +57,8 @@ export interface GrowthRun {
   diskReadKb: number;
   /** spawn → listening, ms */
   readyMs: number;
+  /** answers other than 2xx, socket errors and timeouts */
+  errors: number;
 }
 
 export interface StartupFigure { what: string; seconds: number; orders: number; rssMb?: number }

@@ -192,11 +192,14 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       // provider is asked about the attempt's reference; an unconfirmed refund is asked again.
       if (settling) return;
       settling = true;
+      // counted like a request: it asks the provider, then writes — the database stays open until it is done
+      const end = work.begin();
       settleOpenAttempts(ctx, { olderThanMs: deadlineMs })
         .then((counts) => counts.orders + counts.released + counts.refunds > 0 && logger.warn(counts, 'settled stale payment attempts'))
         .catch((error: unknown) => logger.error({ err: error }, 'settling stale payment attempts failed'))
         .finally(() => {
           settling = false;
+          end();
         });
     };
     const sweeper = setInterval(sweep, options.sweepIntervalMs ?? 30_000);
@@ -230,9 +233,12 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
           await queue.stop();
           await app.close();
           // Clients that went away no longer hold the server open, but their handlers may still run — a checkout
-          // waits up to the provider's deadline for its answer: they finish before the database closes.
+          // waiting for the provider's answer, the sweep settling a stale attempt: they finish before the database
+          // closes. Bounded by the provider's deadline and 5 s: a checkout whose provider does not answer its status
+          // question either (up to two more deadlines) is left to the next start's recovery, as after a crash.
+          if (work.running > 0) logger.info({ running: work.running, waitMs: deadlineMs + 5_000 }, 'waiting for the work under way before closing the database');
           const running = await work.settled(deadlineMs + 5_000);
-          if (running > 0) logger.warn({ requests: running }, 'requests still running at shutdown: the next start settles what they left');
+          if (running > 0) logger.warn({ running }, 'work still running at shutdown: the next start settles what it left');
           simulator.stop();
           await durability.close();
           db.close();

@@ -25,7 +25,12 @@ async function main(): Promise<void> {
 
   let stopping = false;
   const stop = (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      // A second signal while the shutdown waits for work under way (up to the provider's deadline): exit now,
+      // as a crash would; the next start settles what was left.
+      logger.warn({ signal }, 'second signal: exiting without waiting; the next start settles what was under way');
+      process.exit(1);
+    }
     stopping = true;
     logger.info({ signal }, 'shutting down');
     engine.close().then(

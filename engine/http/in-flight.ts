@@ -7,6 +7,8 @@ import type { FastifyInstance } from 'fastify';
  * once they are done (start.ts), so a clean shutdown leaves nothing half-done for the next start's recovery.
  */
 export interface InFlight {
+  /** pieces of work begun and not ended */
+  readonly running: number;
   /** counts one piece of work; the function returned ends it (a second call does nothing) */
   begin(): () => void;
   /** resolves with 0 once nothing is running, or after `ms` with the number still running */
@@ -17,6 +19,9 @@ export function inFlight(): InFlight {
   let count = 0;
   let wake: (() => void) | undefined;
   return {
+    get running() {
+      return count;
+    },
     begin() {
       count += 1;
       let ended = false;

@@ -108,7 +108,8 @@ export function groupCommit(db: Db): Durability {
         // What was committed until now gets its sync: a caller waiting for the next one is answered, not
         // refused. A sync under way must not meet a closed (or reused) descriptor.
         await whenDurable().catch(() => undefined);
-        await Promise.allSettled([running, next]);
+        // a caller during the wait may have started another sync: the descriptor closes only with none under way
+        while (running || next) await Promise.allSettled([running, next]);
         closed = true;
         closeSync(fd);
       })();

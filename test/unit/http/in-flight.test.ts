@@ -11,9 +11,11 @@ describe('work in flight at shutdown', () => {
     const first = work.begin();
     const second = work.begin();
     let settled: number | undefined;
+    expect(work.running).toBe(2);
     const waiting = work.settled(5_000).then((left) => (settled = left));
     first();
     first();
+    expect(work.running).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(settled).toBeUndefined();
     second();
