@@ -415,6 +415,48 @@ describe('serve command', () => {
     server.child.kill('SIGTERM');
     expect((await server.exited).code).toBe(0);
   });
+
+  it('SIGTERM during a checkout whose till went away waits for it, saying so; a second SIGTERM exits at once', { timeout: SLOW }, async () => {
+    const dir = tempDir();
+    const key = lastLine((await keys('create', '--data', dir, '--name', 'till', '--scopes', 'admin')).stdout);
+    // the simulated provider answers after 20 s: the checkout is under way long after the till is gone
+    const server = await serve(['--data', dir, '--port', '0', '--psp-answer-delay-ms', '20000']);
+    const cart = await api<{ data: { id: string; total: unknown } }>(server, 'POST', '/carts', key, { items: [ITEM] });
+    expect(cart.status).toBe(201);
+    const till = new AbortController();
+    const checkout = fetch(`${server.url}/api/v3/orders`, {
+      method: 'POST',
+      signal: till.signal,
+      headers: { 'x-svc-api-key': key, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+      body: JSON.stringify({ cartId: cart.body.data.id, expectedTotal: cart.body.data.total, payment: { method: 'card', token: 'tok_visa' } }),
+    }).catch(() => undefined);
+    for (let waited = 0; ; waited += 50) {
+      const db = openData(dir);
+      const pending = db.prepare("SELECT count(*) AS n FROM payment_attempts WHERE state = 'pending'").get() as { n: number };
+      db.close();
+      if (pending.n > 0) break;
+      if (waited > 10_000) throw new Error('no payment under way');
+      await new Promise((done) => setTimeout(done, 50));
+    }
+    till.abort();
+    await checkout;
+
+    server.child.kill('SIGTERM');
+    for (let waited = 0; !server.stderr().includes('waiting for the work under way'); waited += 50) {
+      if (waited > 5_000) throw new Error(`no word of the wait:\n${server.stderr()}`);
+      await new Promise((done) => setTimeout(done, 50));
+    }
+    await new Promise((done) => setTimeout(done, 500));
+    expect(server.child.exitCode).toBeNull(); // still waiting for the provider's answer
+
+    const sent = Date.now();
+    server.child.kill('SIGTERM');
+    const finished = await server.exited;
+    expect(finished.code).toBe(1);
+    expect(Date.now() - sent).toBeLessThan(5_000);
+    expect(finished.stderr).toContain('second signal: exiting without waiting');
+    expect(await groupGone(server.child.pid ?? 0)).toBe(true);
+  });
 });
 
 describe('serve given --upstream-key KEY (contract §1 names it; a file or the environment is the safe way)', () => {

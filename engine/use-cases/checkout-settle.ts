@@ -8,7 +8,7 @@ import type { AttemptRow } from '../store/checkout-repo';
 import { immediate } from '../store/db';
 import { cartView } from './cart-view';
 import type { StoredPayment } from './checkout-begin';
-import { redeemableCode, ticketCode } from './codes';
+import { redeemableCode, ticketCodes } from './codes';
 import type { EngineContext } from './context';
 import { rememberOrderLanguage } from './order-language';
 import { orderViews } from './order-view';
@@ -65,9 +65,10 @@ function createOrder(ctx: EngineContext, attempt: AttemptRow, now: number, langu
   // What was charged is what the order says: the cart as priced when the attempt was made.
   const view = attempt.priced === null ? cartView(ctx, cart, now) : (JSON.parse(attempt.priced) as Pick<Cart, 'currency' | 'total' | 'items' | 'receiptLines'>);
   const orderId = ctx.newId('ord');
+  const ticketCode = ticketCodes(cart.occurrenceId);
   const tickets = view.items
     .filter((item) => item.type === 'admission')
-    .flatMap((item) => Array.from({ length: item.quantity }, () => ({ id: ctx.newId('tkt'), itemId: item.id, code: ticketCode(cart.occurrenceId) })));
+    .flatMap((item) => Array.from({ length: item.quantity }, () => ({ id: ctx.newId('tkt'), itemId: item.id, code: ticketCode() })));
   const giftCards = view.items
     .filter((item) => item.type === 'giftCard')
     .map((item) => ({ code: redeemableCode(), itemId: item.id, amount: item.unitPrice.amount, currency: item.unitPrice.currency }));

@@ -32,11 +32,18 @@ function encode(bytes: Uint8Array): string {
  * those pages stay in the cache. The prefix tells nothing the ticket does not print: which show it is for.
  */
 export function ticketCode(occurrenceId: string): string {
+  return ticketCodes(occurrenceId)();
+}
+
+/** Ticket codes for one show: its prefix hashed once, for all the tickets of a sale. */
+export function ticketCodes(occurrenceId: string): () => string {
   const digest = createHash('sha256').update(occurrenceId).digest();
   const show = ((digest[0] ?? 0) << 2) | ((digest[1] ?? 0) >> 6); // the digest's first 10 bits
-  const bytes = Buffer.allocUnsafe(LENGTH);
-  bytes[0] = show >> 5;
-  bytes[1] = show & 31;
-  fillRandom(bytes, 2, LENGTH - 2);
-  return encode(bytes);
+  return () => {
+    const bytes = Buffer.allocUnsafe(LENGTH);
+    bytes[0] = show >> 5;
+    bytes[1] = show & 31;
+    fillRandom(bytes, 2, LENGTH - 2);
+    return encode(bytes);
+  };
 }

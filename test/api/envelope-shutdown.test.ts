@@ -1,4 +1,6 @@
+import Database from 'better-sqlite3';
 import { Agent, request as httpRequest } from 'node:http';
+import { join } from 'node:path';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCatalog } from '../../engine/catalog/demo';
@@ -153,4 +155,34 @@ describe('shutdown does not wait out keep-alive connections', () => {
       await engine.close();
     }
   }, 30_000);
+
+  it('at the shipped 30 s provider deadline: the shutdown waits out a checkout whose provider never answers, and it ends not charged', async () => {
+    const engine = await startTestEngine();
+    try {
+      const { hostname, port } = new URL(engine.url);
+      const cart = await createCart(engine, [concert(1)]);
+      const gone = httpRequest({ hostname, port, method: 'POST', path: '/api/v3/orders', headers: { 'x-svc-api-key': engine.keys.admin, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() } });
+      gone.on('error', () => undefined);
+      gone.end(JSON.stringify({ cartId: cart.id, expectedTotal: cart.total, payment: { method: 'card', token: 'tok_timeout' } }));
+      await paymentUnderWay(engine);
+      gone.destroy();
+      const started = Date.now();
+      await engine.stop();
+      const waited = Date.now() - started;
+      // the charge's deadline passes, the provider is asked about the reference, the attempt ends not charged
+      expect(waited).toBeGreaterThan(25_000);
+      expect(waited).toBeLessThan(35_000 + 2_000);
+      expect(engine.logs()).toContain('waiting for the work under way');
+      expect(engine.logs()).not.toContain('work still running at shutdown');
+      const db = new Database(join(engine.dataDir, 'kassa.sqlite'), { readonly: true, fileMustExist: true });
+      try {
+        expect(db.prepare('SELECT state, outcome FROM payment_attempts').all()).toEqual([{ state: 'failed', outcome: 'not_charged' }]);
+      } finally {
+        db.close();
+      }
+    } finally {
+      await engine.close();
+    }
+  }, 60_000);
 });
+
