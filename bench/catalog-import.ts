@@ -7,7 +7,7 @@ import { kill, startServe } from '../test/helpers/serve-process';
 
 /**
  * `node --import tsx bench/catalog-import.ts [SEATS] [ROUNDS]`: how a large catalog import treats the
- * engine (README "Limits"). Starts `serve` on a fresh data folder, PUTs a catalog of SEATS seats (default
+ * engine (docs/decisions.md, "Catalog size and import"). Starts `serve` on a fresh data folder, PUTs a catalog of SEATS seats (default
  * 230,000: 15.1 MiB, near the 16 MiB limit) ROUNDS times (default 3: a first import, then re-imports), and
  * polls GET /health every 5 ms meanwhile. Prints per round the import's time, the slowest /health answer
  * (the longest the event loop was held, give or take a poll) and the engine's resident memory

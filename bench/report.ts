@@ -124,7 +124,7 @@ function pad(cells: string[][]): string {
   return [line(head), `|${widths.map((w, c) => (c === 0 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`, ...body.map(line)].join('\n');
 }
 
-/** The results as Markdown tables (what `npm run bench` prints and the README shows). */
+/** The results as Markdown tables (what `npm run bench` prints and docs/benchmark.md shows). */
 export function table(report: BenchReport): string {
   const head = ['scenario', 'conns', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'errors', 'peak RSS MB', 'CPU steal', '× baseline'];
   const row = (r: Row) => [r.title, String(r.connections), int(r.rps), fmt(r.p50, 2), fmt(r.p90, 2), fmt(r.p99, 2), String(r.errors), fmt(r.peakRssMb, 0), pct(r.stealPct),

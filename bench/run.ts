@@ -393,7 +393,7 @@ async function main(): Promise<void> {
 /**
  * The growth target's measurement. The runs above compare a database with no orders and one with 1,000,000 minutes
  * apart, after gigabytes were written in between, on a machine whose CPU steal and disk vary by a third within
- * minutes (docs: README, "Latest results"). Here the two databases take turns — a pristine copy of the database
+ * minutes (docs/benchmark.md, "Latest results"). Here the two databases take turns — a pristine copy of the database
  * made before the first order, and the seeded one — each run on a fresh engine with the same warm-up, so both sides
  * meet the same machine. The medians of the runs decide; each run is in the report.
  */

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { CurrencyCode, Id, LIMITS } from './common';
 
-/** Wire shapes of the legacy v1 basket interface (spec §9, contract §11). Deprecated: see the README. */
+/** Wire shapes of the legacy v1 basket interface (spec §9, contract §11). Deprecated: see docs/v1.md. */
 
 const strict = { additionalProperties: false } as const;
 

@@ -34,7 +34,7 @@ declare module 'fastify' {
 export const CHANNEL_HEADER = 'x-channel-id';
 export const CHECKSUM_HEADER = 'x-checksum';
 
-/** What a v1 client computes: exported for the tests and the README's one-liner to agree with. */
+/** What a v1 client computes: exported for the tests and docs/v1.md's one-liner to agree with. */
 export function checksumOf(secret: string, method: string, pathWithQuery: string, body: string): string {
   return createHmac('sha256', secret).update(`${method}\n${pathWithQuery}\n${body}`).digest('hex');
 }

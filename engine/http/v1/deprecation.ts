@@ -17,7 +17,7 @@ export function isLegacyPath(url: string): boolean {
 export const DEPRECATED_AT = '2026-01-01T00:00:00Z';
 /** After this instant v1 may be removed: a venue gets a full season to move its integrations to v3. */
 export const SUNSET_AT = '2027-12-31T23:59:59Z';
-/** The migration guide, served by the engine itself (it also is the README section "Legacy v1 API"). */
+/** The migration guide, served by the engine itself (docs/v1.md says the same for people reading the repository). */
 export const MIGRATION_GUIDE_PATH = '/api/v1/migration-guide';
 
 export const DEPRECATION_HEADERS = {

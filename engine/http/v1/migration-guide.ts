@@ -4,7 +4,7 @@ import { DEPRECATED_AT, SUNSET_AT } from './deprecation';
 
 /**
  * The page every v1 answer links to (`Link: <…>; rel="deprecation"`). Built from the same mapping table the
- * facade runs on, so it cannot drift from it; the README section "Legacy v1 API" walks through it with curl.
+ * facade runs on, so it cannot drift from it; docs/v1.md walks through it with curl.
  */
 export function migrationGuide(): string {
   return `# Moving from the legacy v1 basket API to v3

@@ -4,8 +4,8 @@ import type { V1Money } from '../../contract/v1';
 
 /**
  * The mapping of spec §9.1 (flow) and §9.2 (fields), written once. The two direction modules
- * (request-to-v3.ts, answer-to-v1.ts) use the converters below and nothing else of v1's; the README section
- * "Legacy v1 API" prints these tables as `renderMappingTables()` renders them (a test keeps the two equal).
+ * (request-to-v3.ts, answer-to-v1.ts) use the converters below and nothing else of v1's; docs/v1.md
+ * prints these tables as `renderMappingTables()` renders them (a test keeps the two equal).
  */
 
 export const FLOW_MAPPING = [
@@ -42,7 +42,7 @@ export const FIELD_MAPPING = [
   { v1: 'error `{errorCode, message, status}`', v3: '`{error: {type, code, message}}`; `errorCode` is the v3 code; 410 `CART_EXPIRED` answers 404' },
 ] as const;
 
-/** The two tables as Markdown, for the README. */
+/** The two tables as Markdown, for the migration guide and docs/v1.md. */
 export function renderMappingTables(): string {
   const flow = FLOW_MAPPING.map((row) => `| ${row.purpose} | ${row.v1} | ${row.v3} |`);
   const fields = FIELD_MAPPING.map((row) => `| ${row.v1} | ${row.v3} |`);
