@@ -10,6 +10,10 @@ const description = `The ticketing v3 cart interface served by the Kassa engine.
 Decisions where the spec is silent (see also README):
 - Limits: at most ${LIMITS.maxItemsPerRequest} items per request, quantities from 1 to ${LIMITS.maxQuantity} per line,
   amounts within ±${LIMITS.maxAmount} minor units. Extras are capped at the catalog's maxQuantity per cart.
+  The amount limit holds for every price, converted price, line and total, in every currency: a catalog whose price,
+  converted at one of its rates, passes it is refused (400 INVALID_FIELD_VALUE reason converted_price_out_of_range,
+  \`param\` the price); a cart operation that would take a total past it is 400 INVALID_FIELD_VALUE reason
+  total_out_of_range (\`param\` items, quantity or currency). So every cart the engine builds can be paid.
 - Ids of areas, price options and inventory items are unique within their occurrence.
 - An unknown occurrence, inventory item or extra in a request body is 400 INVALID_FIELD_VALUE with \`param\` naming it.
 - Voucher codes match case-insensitively; several vouchers may share a cart, their discounts together never exceed the ticket subtotal.
