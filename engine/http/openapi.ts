@@ -106,7 +106,7 @@ function withErrorResponses(response: unknown): Record<string, unknown> {
 export const openApiOptions: FastifyDynamicSwaggerOptions = {
   openapi: {
     openapi: '3.1.0',
-    info: { title: 'Kassa ticketing v3', version: '3.0.0', description, license: { name: 'UNLICENSED (proprietary)' } },
+    info: { title: 'Kassa ticketing v3', version: '3.0.0', description, license: { name: 'Proprietary (UNLICENSED)', identifier: 'LicenseRef-Kassa-Proprietary' } },
     // relative: the engine that serves this document (http://127.0.0.1:8787 by default)
     servers: [{ url: '/', description: 'the engine serving this document' }],
     components: {
