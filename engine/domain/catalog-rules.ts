@@ -1,14 +1,15 @@
-import { isIsoCurrency } from './currencies';
+import { isIsoCurrency, scaleOf } from './currencies';
 import { EngineError } from './errors';
 import { isSafeImageUrl } from './image-url';
-import { parseDecimal, RATE_BOUNDS, rateInBounds } from './money';
+import { LIMITS } from './limits';
+import { convertMinorExact, parseDecimal, RATE_BOUNDS, rateInBounds } from './money';
 
 /**
  * Referential rules of a catalog document (contract §2) that a JSON schema cannot state. The document's
  * shape is already validated; each failure names the offending field by its JSON path.
  */
 
-interface PricedThing { readonly price: { readonly currency: string } }
+interface PricedThing { readonly price: { readonly currency: string; readonly amount: number } }
 interface DocLike {
   readonly locations: readonly { readonly id: string; readonly currencies: readonly string[]; readonly timeZone?: string; readonly banner?: string }[];
   readonly exchangeRates?: readonly { readonly from: string; readonly to: string; readonly rate: string }[];
@@ -88,6 +89,8 @@ export function* catalogChecks(doc: DocLike): Generator<void, void, undefined> {
     }
   });
 
+  /** per location: its dearest price and where it is, for the check of converted prices below */
+  const dearest = new Map<string, { amount: number; param: string }>();
   const eventIds = new Set<string>();
   const occurrenceIds = new Set<string>();
   for (const [e, event] of doc.events.entries()) {
@@ -98,6 +101,7 @@ export function* catalogChecks(doc: DocLike): Generator<void, void, undefined> {
     if (event.image !== undefined && !isSafeImageUrl(event.image)) throw invalid(`${at}.image`, 'unsafe_image_url');
     const inBase = (thing: PricedThing, param: string): void => {
       if (thing.price.currency !== base) throw invalid(`${param}.price.currency`, 'not_base_currency');
+      if (thing.price.amount > (dearest.get(event.locationId)?.amount ?? -1)) dearest.set(event.locationId, { amount: thing.price.amount, param: `${param}.price.amount` });
     };
     const extraIds = new Set<string>();
     event.extras?.forEach((extra, x) => {
@@ -127,6 +131,8 @@ export function* catalogChecks(doc: DocLike): Generator<void, void, undefined> {
     }
   }
 
+  checkConvertedPrices(doc, dearest);
+
   const codes = new Set<string>();
   for (const [v, voucher] of (doc.vouchers ?? []).entries()) {
     requireUnique(codes, voucher.code.toUpperCase(), `vouchers[${v}].code`);
@@ -137,5 +143,29 @@ export function* catalogChecks(doc: DocLike): Generator<void, void, undefined> {
       if (!eventIds.has(id)) throw invalid(`vouchers[${v}].eventIds[${i}]`, 'unknown_event');
     });
     if (v % CHECK_STEP === CHECK_STEP - 1) yield;
+  }
+}
+
+/**
+ * Every price converted to every currency its location sells in stays within LIMITS.maxAmount (issue #22):
+ * a price of 10^12 at a rate of 10^6 to a 3-decimal currency is refused here, naming the price, not met
+ * later as an error while selling. Checked once per location and rate, with its dearest price.
+ */
+function checkConvertedPrices(doc: DocLike, dearest: ReadonlyMap<string, { amount: number; param: string }>): void {
+  for (const location of doc.locations) {
+    const [base] = location.currencies;
+    const top = dearest.get(location.id);
+    if (base === undefined || top === undefined) continue;
+    doc.exchangeRates?.forEach((rate, r) => {
+      if (rate.from !== base || !location.currencies.includes(rate.to)) return;
+      const value = parseDecimal(rate.rate);
+      if (!value) return;
+      if (convertMinorExact(top.amount, value, scaleOf(base), scaleOf(rate.to)) > BigInt(LIMITS.maxAmount)) {
+        throw new EngineError('INVALID_FIELD_VALUE', {
+          param: top.param,
+          details: { reason: 'converted_price_out_of_range', currency: rate.to, rate: `exchangeRates[${r}]`, maxAmount: LIMITS.maxAmount },
+        });
+      }
+    });
   }
 }

@@ -42,14 +42,19 @@ export function roundHalfAwayFromZero(numerator: bigint, denominator: bigint): b
 
 const pow10 = (exponent: number): bigint => 10n ** BigInt(exponent);
 
-/** Converts an amount in minor units of one currency to minor units of another at an exact rate. */
-export function convertMinor(amount: number, rate: Decimal, scaleFrom: number, scaleTo: number): number {
+/** The exact converted amount, as a BigInt: never out of range, for a caller that bounds it itself. */
+export function convertMinorExact(amount: number | bigint, rate: Decimal, scaleFrom: number, scaleTo: number): bigint {
   let numerator = BigInt(amount) * rate.units;
   let denominator = pow10(rate.scale);
   const shift = scaleTo - scaleFrom;
   if (shift >= 0) numerator *= pow10(shift);
   else denominator *= pow10(-shift);
-  return toSafeNumber(roundHalfAwayFromZero(numerator, denominator));
+  return roundHalfAwayFromZero(numerator, denominator);
+}
+
+/** Converts an amount in minor units of one currency to minor units of another at an exact rate. */
+export function convertMinor(amount: number, rate: Decimal, scaleFrom: number, scaleTo: number): number {
+  return toSafeNumber(convertMinorExact(amount, rate, scaleFrom, scaleTo));
 }
 
 /** percent% of an amount, rounded half away from zero. */

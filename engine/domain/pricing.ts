@@ -1,6 +1,6 @@
 import { EngineError } from './errors';
 import { LIMITS } from './limits';
-import { convertMinor, multiply, percentOf, sum, type Decimal, type Money } from './money';
+import { convertMinorExact, percentOf, type Decimal, type Money } from './money';
 
 /**
  * Totals are a pure function of the cart: its lines at their base-currency unit prices, its vouchers and
@@ -57,23 +57,47 @@ export interface PricedCart {
 }
 
 /**
- * A base price in the context's currency. A conversion past the largest amount the API carries means the
- * rate does not fit this catalog's prices: the currency is unavailable (503), never an internal error.
+ * A cart amount past LIMITS.maxAmount in `currency`: the caller says which field of its request took it
+ * there (engine/use-cases/cart-view.ts), a 400, never an internal error.
  */
-export function fromBase(amount: number, context: PriceContext): number {
-  if (context.rate === undefined) return amount;
-  const converted = convertMinor(amount, context.rate, context.baseScale, context.scale);
-  if (converted > LIMITS.maxAmount) {
-    throw new EngineError('CURRENCY_TEMPORARILY_UNAVAILABLE', { param: 'currency', details: { currency: context.currency, reason: 'rate_out_of_range' } });
+export class AmountOutOfRange extends Error {
+  constructor(readonly currency: string) {
+    super(`a cart amount in ${currency} passes ${LIMITS.maxAmount}`);
+    this.name = 'AmountOutOfRange';
   }
-  return converted;
 }
 
+const MAX = BigInt(LIMITS.maxAmount);
+
+const exactFromBase = (amount: number, context: PriceContext): bigint =>
+  context.rate === undefined ? BigInt(amount) : convertMinorExact(amount, context.rate, context.baseScale, context.scale);
+
+/**
+ * A base price in the context's currency. A conversion past the largest amount the API carries means the
+ * rate does not fit this catalog's prices: the currency is unavailable (503), never an internal error.
+ * (A catalog import refuses such a pair; only a rate stored before that check can get here.)
+ */
+export function fromBase(amount: number, context: PriceContext): number {
+  const converted = exactFromBase(amount, context);
+  if (converted > MAX) {
+    throw new EngineError('CURRENCY_TEMPORARILY_UNAVAILABLE', { param: 'currency', details: { currency: context.currency, reason: 'rate_out_of_range' } });
+  }
+  return Number(converted);
+}
+
+/**
+ * Prices a cart exactly (BigInt); every unit price, line, subtotal and total must stay within
+ * ±LIMITS.maxAmount, else AmountOutOfRange.
+ */
 export function priceCart(lines: readonly CartLine[], vouchers: readonly VoucherTerms[], context: PriceContext): PricedCart {
+  const within = (value: bigint): number => {
+    if (value > MAX || value < -MAX) throw new AmountOutOfRange(context.currency);
+    return Number(value);
+  };
   const money = (amount: number): Money => ({ amount, currency: context.currency });
   const items = lines.map(({ baseUnitPrice, ...line }): PricedItem => {
-    const unit = fromBase(baseUnitPrice, context);
-    return { ...line, unitPrice: money(unit), total: money(multiply(unit, line.quantity)) };
+    const unit = within(exactFromBase(baseUnitPrice, context));
+    return { ...line, unitPrice: money(unit), total: money(within(BigInt(unit) * BigInt(line.quantity))) };
   });
   const receiptLines: ReceiptLine[] = items.map((item) => ({
     type: item.type,
@@ -82,20 +106,22 @@ export function priceCart(lines: readonly CartLine[], vouchers: readonly Voucher
     amount: item.total,
   }));
 
-  const ticketSubtotal = sum(items.filter((item) => item.type === 'admission').map((item) => item.total.amount));
-  let discountable = ticketSubtotal;
+  const ticketSubtotal = within(items.filter((item) => item.type === 'admission').reduce((acc, item) => acc + BigInt(item.total.amount), 0n));
+  let discountable = BigInt(ticketSubtotal);
   for (const voucher of vouchers) {
-    const discount = Math.min(discountable, voucherDiscount(voucher, ticketSubtotal, context));
+    const wanted = voucherDiscount(voucher, ticketSubtotal, context);
+    const discount = wanted < discountable ? wanted : discountable;
     discountable -= discount;
-    receiptLines.push({ type: 'voucher', label: `Voucher ${voucher.code}`, sign: -1, amount: money(discount) });
+    receiptLines.push({ type: 'voucher', label: `Voucher ${voucher.code}`, sign: -1, amount: money(within(discount)) });
   }
 
-  const total = sum(receiptLines.map((line) => line.sign * line.amount.amount));
+  const total = within(receiptLines.reduce((acc, line) => acc + BigInt(line.sign) * BigInt(line.amount.amount), 0n));
   return { items, receiptLines, total: money(total) };
 }
 
-function voucherDiscount(voucher: VoucherTerms, ticketSubtotal: number, context: PriceContext): number {
-  if (voucher.percentOff) return percentOf(ticketSubtotal, voucher.percentOff);
-  if (voucher.amountOff !== undefined) return fromBase(voucher.amountOff, context);
-  return 0;
+/** What a voucher takes off, exactly; the caller caps it at what is left of the ticket subtotal. */
+function voucherDiscount(voucher: VoucherTerms, ticketSubtotal: number, context: PriceContext): bigint {
+  if (voucher.percentOff) return BigInt(percentOf(ticketSubtotal, voucher.percentOff));
+  if (voucher.amountOff !== undefined) return exactFromBase(voucher.amountOff, context);
+  return 0n;
 }

@@ -1,4 +1,5 @@
 import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import { ErrorBody } from '../contract/common';
 import { LIMITS } from '../domain/limits';
 import { API_KEY_HEADER } from './auth';
 import { CHANNEL_HEADER, CHECKSUM_HEADER } from './v1/channel-auth';
@@ -9,6 +10,10 @@ const description = `The ticketing v3 cart interface served by the Kassa engine.
 Decisions where the spec is silent (see also README):
 - Limits: at most ${LIMITS.maxItemsPerRequest} items per request, quantities from 1 to ${LIMITS.maxQuantity} per line,
   amounts within ±${LIMITS.maxAmount} minor units. Extras are capped at the catalog's maxQuantity per cart.
+  The amount limit holds for every price, converted price, line and total, in every currency: a catalog whose price,
+  converted at one of its rates, passes it is refused (400 INVALID_FIELD_VALUE reason converted_price_out_of_range,
+  \`param\` the price); a cart operation that would take a total past it is 400 INVALID_FIELD_VALUE reason
+  total_out_of_range (\`param\` items, quantity or currency). So every cart the engine builds can be paid.
 - Ids of areas, price options and inventory items are unique within their occurrence.
 - An unknown occurrence, inventory item or extra in a request body is 400 INVALID_FIELD_VALUE with \`param\` naming it.
 - Voucher codes match case-insensitively; several vouchers may share a cart, their discounts together never exceed the ticket subtotal.
@@ -30,10 +35,80 @@ Legacy v1 (contract §11), deprecated, sunset ${SUNSET_AT}; guide at ${MIGRATION
 - Every v1 answer, errors included, carries Deprecation, Sunset and Link; errors are \`{ errorCode, message, status }\`
   with the v3 code; a lapsed, cleared or unknown basket answers 404, an ordered one 409. Rate limit per channel.`;
 
+/**
+ * The operationId of every operation, keyed by "METHOD /path" as the document lists it: the method names a
+ * generated client gets. ONE table for every route file; a route added without its entry fails
+ * test/api/openapi.test.ts (and the Redocly lint in openapi-lint.test.ts).
+ */
+export const OPERATION_IDS: Readonly<Record<string, string>> = {
+  'GET /api/v3/health': 'getHealth',
+  'GET /api/v3/capabilities': 'getCapabilities',
+  'PUT /api/v3/catalog': 'importCatalog',
+  'GET /api/v3/catalog': 'exportCatalog',
+  'GET /api/v3/locations': 'listLocations',
+  'GET /api/v3/events': 'listEvents',
+  'GET /api/v3/occurrences/{occurrenceId}/inventory': 'getOccurrenceInventory',
+  'GET /api/v3/occurrences/{occurrenceId}/availability': 'getOccurrenceAvailability',
+  'POST /api/v3/carts': 'createCart',
+  'GET /api/v3/carts/{cartId}': 'getCart',
+  'PATCH /api/v3/carts/{cartId}': 'switchCartCurrency',
+  'DELETE /api/v3/carts/{cartId}': 'deleteCart',
+  'POST /api/v3/carts/{cartId}/items': 'addCartExtras',
+  'PATCH /api/v3/carts/{cartId}/items/{itemId}': 'changeCartExtraQuantity',
+  'DELETE /api/v3/carts/{cartId}/items/{itemId}': 'removeCartExtra',
+  'POST /api/v3/carts/{cartId}/vouchers': 'applyCartVoucher',
+  'DELETE /api/v3/carts/{cartId}/vouchers/{code}': 'removeCartVoucher',
+  'POST /api/v3/orders': 'placeOrder',
+  'GET /api/v3/orders': 'listOrders',
+  'GET /api/v3/orders/{orderId}': 'getOrder',
+  'POST /api/v3/orders/{orderId}/cancel': 'cancelOrder',
+  'POST /api/v3/orders/import': 'importOrders',
+  'POST /api/v3/orders/{orderId}/print': 'printOrder',
+  'GET /api/v3/orders/{orderId}/tickets.pdf': 'getOrderTicketsPdf',
+  'GET /api/v3/print-jobs': 'listPrintJobs',
+  'GET /api/v3/print-jobs/{jobId}': 'getPrintJob',
+  'GET /api/v3/printers': 'listPrinters',
+  'GET /api/v3/allocations': 'listAllocations',
+  'POST /api/v3/allocations': 'changeAllocations',
+  'GET /api/v3/sync/status': 'getSyncStatus',
+  'POST /api/v3/sync/conflicts/{id}/retry': 'retrySyncConflict',
+  'POST /api/v3/sync/conflicts/{id}/resolve': 'resolveSyncConflict',
+  'GET /api/v3/sync/holdings': 'listSyncHoldings',
+  'POST /api/v3/sync/holdings/give-back': 'giveBackSyncHoldings',
+  'POST /api/v3/staff-sessions': 'createStaffSession',
+  'DELETE /api/v3/staff-sessions': 'deleteStaffSession',
+  'GET /api/v3/legacy/usage': 'getLegacyUsage',
+  'PATCH /api/v1/baskets': 'v1UpsertBasket',
+  'GET /api/v1/baskets/{reference}': 'v1GetBasket',
+  'PATCH /api/v1/baskets/{reference}/applyPromotion': 'v1ApplyPromotion',
+  'DELETE /api/v1/baskets/{reference}/reservations/{reservationId}': 'v1RemoveReservation',
+  'PATCH /api/v1/baskets/{reference}/clear': 'v1ClearBasket',
+  'GET /api/v1/migration-guide': 'getV1MigrationGuide',
+  'GET /psp/challenges/{reference}': 'getPaymentChallengePage',
+  'POST /psp/challenges/{reference}': 'answerPaymentChallenge',
+};
+
+/** Fastify's `/carts/:cartId` as the document writes it, `/carts/{cartId}`. */
+const documentPath = (url: string): string => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
+/**
+ * Every answer may be a 4xx in the envelope (the guard's 403, 429, 404 …); routes that do not say so get it
+ * here, and one that declares no answer at all (the challenge page, HTML) its plain 200.
+ */
+function withErrorResponses(response: unknown): Record<string, unknown> {
+  const declared: Record<string, unknown> = typeof response === 'object' && response !== null
+    ? { ...response }
+    : { 200: { description: 'success; the body is not described here (the challenge page is HTML)', type: 'null' } };
+  const has4xx = Object.keys(declared).some((status) => /^4(xx|XX|\d\d)$/.test(status));
+  return has4xx ? declared : { ...declared, '4xx': { description: 'an error in the envelope of spec §7.1', ...ErrorBody } };
+}
+
 export const openApiOptions: FastifyDynamicSwaggerOptions = {
   openapi: {
     openapi: '3.1.0',
-    info: { title: 'Kassa ticketing v3', version: '3.0.0', description },
+    info: { title: 'Kassa ticketing v3', version: '3.0.0', description, license: { name: 'Proprietary (UNLICENSED)', identifier: 'LicenseRef-Kassa-Proprietary' } },
+    // relative: the engine that serves this document (http://127.0.0.1:8787 by default)
+    servers: [{ url: '/', description: 'the engine serving this document' }],
     components: {
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER },
@@ -44,11 +119,15 @@ export const openApiOptions: FastifyDynamicSwaggerOptions = {
   },
   // Each route's scope lives once, in its config; the document derives security and the scope from it.
   transform: ({ schema, url, route }) => {
+    const method = typeof route.method === 'string' ? route.method : route.method.join(',');
+    const operationId = OPERATION_IDS[`${method} ${documentPath(url)}`];
+    const documented = { ...schema, ...(operationId !== undefined && { operationId }), response: withErrorResponses(schema.response) };
     const channelScope = route.config?.channelScope;
-    if (channelScope) return { schema: { ...schema, security: [{ v1Channel: [], v1Checksum: [] }], 'x-required-scope': channelScope }, url };
+    if (channelScope) return { schema: { ...documented, security: [{ v1Channel: [], v1Checksum: [] }], 'x-required-scope': channelScope }, url };
     const scope = route.config?.scope;
-    if (!scope) return { schema, url };
-    return { schema: { ...schema, security: [{ apiKey: [] }], 'x-required-scope': scope }, url };
+    // public on purpose (health, capabilities, the v1 guide, the challenge page): an empty requirement says so
+    if (!scope) return { schema: { ...documented, security: [] }, url };
+    return { schema: { ...documented, security: [{ apiKey: [] }], 'x-required-scope': scope }, url };
   },
 };
 

@@ -28,6 +28,6 @@ export function addExtras(ctx: EngineContext, cartId: string, body: AddExtrasBod
       if (line) ctx.carts.setQuantity(cart.id, line.id, quantity);
       else if (extra) ctx.carts.addLine(cart.id, { id: ctx.newId('itm'), type: 'extra', name: extra.name, quantity, baseUnitPrice: extra.price, extraId });
     }
-    return cartView(ctx, cart, now);
+    return cartView(ctx, cart, now, undefined, undefined, 'items');
   });
 }

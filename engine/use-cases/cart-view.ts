@@ -1,5 +1,7 @@
 import { parseDecimal } from '../domain/money';
-import { fromBase, priceCart, type CartLine, type PriceContext, type VoucherTerms } from '../domain/pricing';
+import { EngineError } from '../domain/errors';
+import { LIMITS } from '../domain/limits';
+import { AmountOutOfRange, fromBase, priceCart, type CartLine, type PriceContext, type VoucherTerms } from '../domain/pricing';
 import type { Cart } from '../contract/cart';
 import type { CartRow, } from '../store/cart-repo';
 import type { LocationRow, VoucherRow } from '../store/catalog-repo';
@@ -12,13 +14,19 @@ import { locationOf, priceContextFor } from './price-context';
  */
 export interface PricingOf { readonly location: LocationRow; readonly context: PriceContext; readonly lines?: readonly CartLine[] }
 
-/** The cart as the API shows it, priced in `currency` (default: the cart's own). */
-export function cartView(ctx: EngineContext, cart: CartRow, now: number, currency?: string, pricing?: PricingOf): Cart {
+/**
+ * The cart as the API shows it, priced in `currency` (default: the cart's own). `blame`: the request field
+ * that changed what the cart holds or the currency it is priced in, named when an amount would pass
+ * LIMITS.maxAmount (400 reason total_out_of_range; `currency` when the base currency would still carry it).
+ * Without one, the cart's own currency no longer carries it at the current rate: 503, as for a lapsed rate.
+ */
+export function cartView(ctx: EngineContext, cart: CartRow, now: number, currency?: string, pricing?: PricingOf, blame?: string): Cart {
   const location = pricing?.location ?? locationOf(ctx, cart.locationId);
   const context = pricing?.context ?? priceContextFor(ctx, location, currency ?? cart.currency, now);
   const codes = pricing?.lines ? [] : ctx.carts.voucherCodes(cart.id);
   const vouchers = codes.length === 0 ? [] : ctx.catalog.vouchers(codes).map((row) => voucherTerms(row, location.currencies[0]));
-  const priced = priceCart(pricing?.lines ?? ctx.carts.lines(cart.id), vouchers, context);
+  const lines = pricing?.lines ?? ctx.carts.lines(cart.id);
+  const priced = pricedWithin(lines, vouchers, context, blame);
   const extras = cart.kind === 'ticket' ? ctx.catalog.extras(cart.eventId) : [];
   return {
     id: cart.id,
@@ -47,4 +55,27 @@ export function voucherTerms(row: VoucherRow, baseCurrency: string | undefined):
   if (percentOff) return { code: row.code, percentOff };
   if (row.amountOff !== null && row.amountOffCurrency === baseCurrency) return { code: row.code, amountOff: row.amountOff };
   return { code: row.code };
+}
+
+function pricedWithin(lines: readonly CartLine[], vouchers: readonly VoucherTerms[], context: PriceContext, blame: string | undefined) {
+  try {
+    return priceCart(lines, vouchers, context);
+  } catch (error) {
+    if (!(error instanceof AmountOutOfRange)) throw error;
+    const details = { reason: 'total_out_of_range', currency: context.currency, maxAmount: LIMITS.maxAmount };
+    if (blame === undefined) throw new EngineError('CURRENCY_TEMPORARILY_UNAVAILABLE', { param: 'currency', details });
+    throw new EngineError('INVALID_FIELD_VALUE', { param: blame !== 'currency' && fitsInBase(lines, vouchers, context) ? 'currency' : blame, details });
+  }
+}
+
+/** whether the cart priced in its location's base currency stays within the limit */
+function fitsInBase(lines: readonly CartLine[], vouchers: readonly VoucherTerms[], context: PriceContext): boolean {
+  if (context.rate === undefined) return false;
+  try {
+    priceCart(lines, vouchers, { currency: 'base', scale: context.baseScale, baseScale: context.baseScale, rate: undefined });
+    return true;
+  } catch (error) {
+    if (error instanceof AmountOutOfRange) return false;
+    throw error;
+  }
 }

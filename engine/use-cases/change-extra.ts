@@ -15,6 +15,6 @@ export function changeExtra(ctx: EngineContext, cartId: string, itemId: string, 
     if (!line) throw new EngineError('RESOURCE_NOT_FOUND', { param: 'itemId' });
     requireWithin(quantity, line.extraId === undefined ? undefined : offeredExtras(ctx, cart).get(line.extraId), 'quantity');
     ctx.carts.setQuantity(cart.id, line.id, quantity);
-    return cartView(ctx, cart, now);
+    return cartView(ctx, cart, now, undefined, undefined, 'quantity');
   });
 }

@@ -49,7 +49,7 @@ export function createCart(ctx: EngineContext, body: CreateCartBody, terminalId?
     const lines = plan.lines.map((line) => ({ ...line, id: ctx.newId('itm') }));
     ctx.carts.insert(cart, lines, plan.holds);
     // the location, price context and lines this cart was just made with, not read back
-    return cartView(ctx, { ...cart, status: 'held', orderId: null }, now, undefined, { location, context: pricing, lines });
+    return cartView(ctx, { ...cart, status: 'held', orderId: null }, now, undefined, { location, context: pricing, lines }, 'items');
   });
 }
 

@@ -12,6 +12,6 @@ export function switchCurrency(ctx: EngineContext, cartId: string, currency: str
     const cart = liveCart(ctx, cartId, now);
     priceContextFor(ctx, locationOf(ctx, cart.locationId), currency, now);
     ctx.carts.setCurrency(cart.id, currency);
-    return cartView(ctx, { ...cart, currency }, now);
+    return cartView(ctx, { ...cart, currency }, now, undefined, undefined, 'currency');
   });
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../engine/domain/limits';
+import { OPERATION_IDS } from '../../engine/http/openapi';
 import { SCOPES } from '../../engine/domain/scopes';
 import { startTestEngine, type ErrorEnvelope, type TestEngine } from '../helpers/engine';
 
@@ -27,6 +28,7 @@ interface Content {
   content?: Record<string, { schema?: Schema }>;
 }
 interface Operation {
+  operationId?: string;
   security?: Record<string, string[]>[];
   'x-required-scope'?: string;
   requestBody?: Content & { required?: boolean };
@@ -37,6 +39,7 @@ interface OpenApiDocument {
   openapi: string;
   info: { title: string; version: string; description?: string };
   components?: { securitySchemes?: Record<string, { type: string; in: string; name: string }>; schemas?: Record<string, Schema> };
+  servers?: { url: string }[];
   paths: Record<string, Record<string, Operation>>;
 }
 
@@ -141,12 +144,52 @@ describe('GET /api/v3/openapi.json', () => {
     expect(api.length).toBeGreaterThanOrEqual(EXPECTED.length);
     for (const { path, method, operation } of api) {
       if (PUBLIC.includes(path)) {
-        expect(operation.security, `${method} ${path}`).toBeUndefined();
+        expect(operation.security, `${method} ${path}`).toEqual([]);
         continue;
       }
       expect(operation.security, `${method} ${path}`).toEqual([{ apiKey: [] }]);
       expect(SCOPES, `${method} ${path}`).toContain(operation['x-required-scope']);
     }
+  });
+
+  it('every operation declares its security: a scheme, or [] when it is public on purpose', () => {
+    const undeclared = operations().filter(({ operation }) => operation.security === undefined).map(({ path, method }) => `${method} ${path}`);
+    expect(undeclared).toEqual([]);
+    const publicOnes = operations().filter(({ operation }) => operation.security?.length === 0).map(({ path, method }) => `${method} ${path}`);
+    expect(publicOnes.sort()).toEqual([
+      'get /api/v1/migration-guide',
+      'get /api/v3/capabilities',
+      'get /api/v3/health',
+      'get /psp/challenges/{reference}',
+      'post /psp/challenges/{reference}',
+    ]);
+  });
+
+  it('every served operation has its operationId from the one table in engine/http/openapi.ts (a new route must add its own)', () => {
+    const missing = operations().filter(({ operation }) => operation.operationId === undefined).map(({ path, method }) => `${method.toUpperCase()} ${path}`);
+    expect(missing, 'add these to OPERATION_IDS in engine/http/openapi.ts').toEqual([]);
+    for (const { path, method, operation } of operations()) expect(operation.operationId).toBe(OPERATION_IDS[`${method.toUpperCase()} ${path}`]);
+  });
+
+  it('operationIds are unique camelCase names, the method names of a generated client', () => {
+    const ids = operations().map(({ operation }) => operation.operationId ?? '');
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of Object.values(OPERATION_IDS)) expect(id).toMatch(/^[a-z][a-zA-Z0-9]*$/);
+    expect(new Set(Object.values(OPERATION_IDS)).size).toBe(Object.values(OPERATION_IDS).length);
+    expect(doc.paths['/api/v3/carts']?.post?.operationId).toBe('createCart');
+    expect(doc.paths['/api/v3/orders']?.post?.operationId).toBe('placeOrder');
+    expect(doc.paths['/api/v3/orders/{orderId}/cancel']?.post?.operationId).toBe('cancelOrder');
+  });
+
+  it('names the server: the engine serving the document (relative)', () => {
+    expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
+  });
+
+  it('every operation documents its 4xx answers', () => {
+    const missing = operations()
+      .filter(({ operation }) => !Object.keys(operation.responses ?? {}).some((code) => /^4(xx|XX|\d\d)$/.test(code)))
+      .map(({ path, method }) => `${method} ${path}`);
+    expect(missing).toEqual([]);
   });
 
   it('the documented scope of every secured operation is the one the server asks for', async () => {

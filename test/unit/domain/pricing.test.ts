@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseDecimal } from '../../../engine/domain/money';
-import { priceCart, type CartLine, type PriceContext, type VoucherTerms } from '../../../engine/domain/pricing';
+import { EngineError } from '../../../engine/domain/errors';
+import { LIMITS } from '../../../engine/domain/limits';
+import { AmountOutOfRange, fromBase, priceCart, type CartLine, type PriceContext, type VoucherTerms } from '../../../engine/domain/pricing';
 
 const decimal = (text: string) => {
   const parsed = parseDecimal(text);
@@ -67,4 +69,34 @@ describe('priceCart', () => {
       expect(cart.receiptLines.every((line) => line.amount.amount >= 0 && line.amount.currency === context.currency)).toBe(true);
     },
   );
+});
+
+describe('amounts at the limit (issue #22)', () => {
+  const KWD_AT_MAX_RATE: PriceContext = { currency: 'KWD', scale: 3, baseScale: 2, rate: decimal('1000000') };
+  const line = (quantity: number, baseUnitPrice: number, type: CartLine['type'] = 'admission'): CartLine => ({ id: `l${quantity}`, type, name: 'x', quantity, baseUnitPrice });
+
+  it('a total of exactly LIMITS.maxAmount is priced; one unit more is AmountOutOfRange, never a RangeError', () => {
+    expect(priceCart([line(100, LIMITS.maxAmount / 100)], [], EUR).total.amount).toBe(LIMITS.maxAmount);
+    expect(() => priceCart([line(100, LIMITS.maxAmount / 100), line(1, 1, 'extra')], [], EUR)).toThrow(AmountOutOfRange);
+    // 50 × 100 extras at 10^12 would be 5 × 10^15 + …, past 2^53 with the extras: refused, exactly
+    expect(() => priceCart(Array.from({ length: 100 }, (_, i) => ({ ...line(100, LIMITS.maxAmount, 'extra'), id: `x${i}` })), [], EUR)).toThrow(AmountOutOfRange);
+  });
+
+  it('a price of 10^12 at a rate of 10^6 to KWD is AmountOutOfRange in a cart and 503 in a listing, never a RangeError', () => {
+    expect(() => priceCart([line(1, LIMITS.maxAmount)], [], KWD_AT_MAX_RATE)).toThrow(AmountOutOfRange);
+    const listing = (() => {
+      try {
+        return fromBase(LIMITS.maxAmount, KWD_AT_MAX_RATE);
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(listing).toBeInstanceOf(EngineError);
+    expect(listing).toMatchObject({ code: 'CURRENCY_TEMPORARILY_UNAVAILABLE', status: 503 });
+  });
+
+  it('an amount-off voucher converted past the limit is capped at the subtotal, not an error', () => {
+    const cart = priceCart([line(1, 100)], [{ code: 'HUGE', amountOff: LIMITS.maxAmount }], KWD_AT_MAX_RATE);
+    expect(cart.total.amount).toBe(0);
+  });
 });
