@@ -125,7 +125,9 @@ export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger
     // Offline means the upstream answers nothing; a refusal or a lost answer now and then is not offline.
     if (retrier.streak() > 0) status.online = false;
     if (keyRejected) {
-      status.online = true;
+      // The upstream answers, but nothing this terminal sends is taken: for the till that is not online (the
+      // header shows the refused key instead, contract §9).
+      status.online = false;
       if (!status.keyRejected) logger.error({ upstream: options.url, reason }, 'the upstream refuses the sync key: orders wait until it is fixed');
       status.keyRejected = true;
       retrier.pause(KEY_REJECTED_STEPS * policy.baseMs);
