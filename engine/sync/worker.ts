@@ -75,7 +75,7 @@ export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger
   const upstream = createUpstream({ url: options.url, key: options.key, signal: stopping.signal });
   const policy = { ...DEFAULT_RETRY, baseMs: options.retryBaseMs ?? DEFAULT_RETRY.baseMs };
   const retrier = createRetrier(policy, { now: ctx.now, sleep: systemClock.sleep });
-  const channel = createChannel(upstream, retrier, stopping.signal);
+  const channel = createChannel(upstream, retrier, stopping.signal, ctx.now);
   const poll = options.pollMs ?? 1000;
   const pullEvery = options.pullIntervalMs ?? 60_000;
   const concurrency = Math.max(1, options.concurrency ?? 4);
