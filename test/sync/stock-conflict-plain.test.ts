@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Cart } from '../helpers/cart-assertions';
+import { startTestEngine, type TestEngine } from '../helpers/engine';
 import {
   FEST,
+  SYNC_SCOPES,
+  catalogFile,
   expectArrivedExactlyOnce,
   importedOrders,
   allOrders,
@@ -27,8 +30,10 @@ const DEFAULTS = { retryBaseMs: 1000, pollMs: 1000, pullIntervalMs: 60_000 } as 
 const VIP = { occurrenceId: FEST.occurrenceId, inventoryItemId: FEST.vip.inventoryItemId, priceOptionId: FEST.vip.priceOptionId, quantity: 1 };
 
 const pairs: SyncPair[] = [];
+const cleanup: (() => unknown)[] = [];
 afterEach(async () => {
   await Promise.all(pairs.splice(0).map((pair) => pair.close()));
+  for (const step of cleanup.splice(0).reverse()) await step();
 });
 
 async function onlinePair(seed: number): Promise<SyncPair> {
@@ -83,6 +88,37 @@ describe('a plain v3 upstream refuses an order sold offline for stock', () => {
     expect(decidedAfter).toBeLessThan(10_000);
     expect(status.waiting).toBe(0);
     expect(importedOrders(await allOrders(upstream)).some((order) => order.payment.reference === vip.id)).toBe(false);
+  }, 90_000);
+
+  it('the upstream process gone (connection refused) while the pass is sold: the conflict within seconds of its return', async () => {
+    const file = catalogFile();
+    cleanup.push(file.remove);
+    const upstream: TestEngine = await startTestEngine({ catalogFile: file.path, demo: false, allocations: false, capabilities: false });
+    cleanup.push(() => upstream.close());
+    const kiosk = await startTestEngine({ catalogFile: file.path, demo: false, offlineSales: true, upstream: { url: upstream.url, key: upstream.createKey(SYNC_SCOPES), ...DEFAULTS } });
+    cleanup.push(() => kiosk.close());
+    await waitForStatus(kiosk, (status) => status.upstreamKind === 'v3' && status.online === true, 15_000, 'the kiosk to know its plain v3 upstream');
+    const desk = await upstream.request<{ data: Cart }>('POST', '/carts', { body: { items: [VIP] } });
+    const deskSale = await upstream.request('POST', '/orders', {
+      body: { cartId: desk.body.data.id, expectedTotal: desk.body.data.total, payment: { method: 'cash' } },
+      headers: { 'idempotency-key': crypto.randomUUID() },
+    });
+    expect(deskSale.status).toBe(201);
+
+    await upstream.stop();
+    const cart = await kiosk.request<{ data: Cart }>('POST', '/carts', { body: { items: [VIP] } });
+    expect(cart.status, JSON.stringify(cart.body)).toBe(201); // sold offline: the hold-first request found nobody
+    const placed = await kiosk.request<{ data: Order }>('POST', '/orders', {
+      body: { cartId: cart.body.data.id, expectedTotal: cart.body.data.total, payment: { method: 'cash' } },
+      headers: { 'idempotency-key': crypto.randomUUID() },
+    });
+    expect(placed.status).toBe(201);
+    await upstream.start();
+    const back = Date.now();
+
+    const status = await waitForStatus(kiosk, (s) => s.conflicts.length === 1, 60_000, 'the conflict');
+    expect(status.conflicts[0]).toMatchObject({ orderId: placed.body.data.id, code: 'INVENTORY_EXHAUSTED' });
+    expect(Date.parse(status.conflicts[0]?.at ?? '') - back).toBeLessThan(10_000);
   }, 90_000);
 
   it("an order whose stock was held by the terminal's own earlier upstream cart goes through instead of conflicting", async () => {
