@@ -446,7 +446,8 @@ describe('serve command', () => {
       if (waited > 5_000) throw new Error(`no word of the wait:\n${server.stderr()}`);
       await new Promise((done) => setTimeout(done, 50));
     }
-    await new Promise((done) => setTimeout(done, 500));
+    // (a signal within 1 s of the first is that one delivered twice, not a second one: serve.ts)
+    await new Promise((done) => setTimeout(done, 1_200));
     expect(server.child.exitCode).toBeNull(); // still waiting for the provider's answer
 
     const sent = Date.now();

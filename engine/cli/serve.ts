@@ -23,15 +23,20 @@ async function main(): Promise<void> {
   console.log(engine.ui ? `ui: ${engine.ui.url}` : 'ui: not built — run `npm run build`, then start again (the API is at /api/v3)');
   if (args.upstream) console.log(`sync: upstream ${args.upstream.url}`);
 
-  let stopping = false;
+  let stoppingSince: number | undefined;
   const stop = (signal: string) => {
-    if (stopping) {
+    if (stoppingSince !== undefined) {
+      // The same signal twice at once is one request to stop: `npm run serve` forwards the signal it gets to the
+      // engine, and a terminal's Ctrl-C (or a service manager stopping the process group) signals npm and the
+      // engine alike — the engine hears it twice within milliseconds. Taken as a second signal, it cut off the
+      // answers of the requests under way.
+      if (performance.now() - stoppingSince < REPEATED_SIGNAL_MS) return;
       // A second signal while the shutdown waits for work under way (up to the provider's deadline): exit now,
       // as a crash would; the next start settles what was left.
       logger.warn({ signal }, 'second signal: exiting without waiting; the next start settles what was under way');
       process.exit(1);
     }
-    stopping = true;
+    stoppingSince = performance.now();
     logger.info({ signal }, 'shutting down');
     engine.close().then(
       () => process.exit(0),
@@ -44,6 +49,12 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 }
+
+/**
+ * A signal within this long of the first is the first one delivered twice (npm forwarding it, a process group
+ * signalled as a whole), not an operator's second request to exit at once.
+ */
+const REPEATED_SIGNAL_MS = 1000;
 
 /**
  * The esbuild bundle (dist/engine/serve.mjs, see bundle.mjs) names its migrations (copied beside it) and the built

@@ -19,7 +19,7 @@ export const SyncStatus = Type.Object({
   upstreamKind: Type.Union([Type.Literal('hub'), Type.Literal('v3'), Type.Null()], {
     description: 'hub: a Kassa engine that takes whole orders in one request (GET /capabilities); v3: any other v3 service (the cart flow); null: not known yet',
   }),
-  online: Type.Union([Type.Boolean(), Type.Null()], { description: 'false: the upstream has answered nothing for a while (5xx or silence)' }),
+  online: Type.Union([Type.Boolean(), Type.Null()], { description: 'false: the upstream has answered nothing for a while (5xx or silence), or it refuses the sync key (keyRejected)' }),
   lastSuccessAt: Type.Union([Type.String(), Type.Null()]),
   lastError: Type.Union([Type.String(), Type.Null()]),
   keyRejected: Type.Boolean({ description: 'the upstream refuses the sync key (401) or its scope (403): nothing goes until an admin fixes the key' }),

@@ -42,6 +42,12 @@ export function createHoldingRepo(db: Db) {
     "SELECT COALESCE(MAX(id), 0) AS lastId, COALESCE(SUM(kind = 'order' AND state = 'pending'), 0) AS pendingOrders FROM outbox");
   const link = db.prepare<[string, string | null, number]>('INSERT OR REPLACE INTO upstream_holds (local_cart_id, upstream_cart_id, created_at) VALUES (?, ?, ?)');
   const linked = db.prepare<[string], { upstreamCartId: string | null }>('SELECT upstream_cart_id AS upstreamCartId FROM upstream_holds WHERE local_cart_id = ?');
+  // Upstream carts of local carts that ended without becoming an order (released, deleted, timed out): they
+  // still hold stock upstream until their own hold lapses there, unless this terminal releases them.
+  const stale = db.prepare<[number], { localCartId: string; upstreamCartId: string }>(
+    `SELECT uh.local_cart_id AS localCartId, uh.upstream_cart_id AS upstreamCartId FROM upstream_holds uh JOIN carts c ON c.id = uh.local_cart_id
+     WHERE uh.upstream_cart_id IS NOT NULL AND c.status IN ('deleted', 'expired', 'released') ORDER BY uh.created_at LIMIT ?`);
+  const forget = db.prepare<[string]>('DELETE FROM upstream_holds WHERE local_cart_id = ?');
   const heldOf = db.prepare<[string, string], { held: number }>('SELECT held FROM inventory_items WHERE occurrence_id = ? AND id = ?');
 
   return {
@@ -69,6 +75,10 @@ export function createHoldingRepo(db: Db) {
     /** a plain v3 upstream: the cart held there for this local cart */
     linkUpstreamCart: (localCartId: string, upstreamCartId: string | null, at: number): void => void link.run(localCartId, upstreamCartId, at),
     upstreamCartOf: (localCartId: string): string | null => linked.get(localCartId)?.upstreamCartId ?? null,
+    /** up to `limit` upstream carts of local carts that ended without an order, oldest first */
+    staleUpstreamCarts: (limit: number): { localCartId: string; upstreamCartId: string }[] => stale.all(limit),
+    /** the upstream cart of that local cart is released (or gone): nothing more to do about it */
+    forgetUpstreamCart: (localCartId: string): void => void forget.run(localCartId),
   };
 }
 

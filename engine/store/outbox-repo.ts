@@ -47,6 +47,7 @@ export function createOutboxRepo(db: Db) {
   const waiting = db.prepare<[], { n: number }>(`SELECT COUNT(*) AS n FROM outbox WHERE state = 'pending'`);
   const setCart = db.prepare<[string | null, number]>('UPDATE outbox SET upstream_cart_id = ? WHERE id = ?');
   const markCartAttempt = db.prepare<[number, number]>('UPDATE outbox SET cart_attempted_at = COALESCE(cart_attempted_at, ?) WHERE id = ?');
+  const setCartAttempt = db.prepare<[number | null, number]>('UPDATE outbox SET cart_attempted_at = ? WHERE id = ?');
   const markSent = db.prepare<[number, number]>('UPDATE outbox SET sent_at = COALESCE(sent_at, ?) WHERE id = ?');
   const deliver = db.prepare<[string | null, number, number]>(
     "UPDATE outbox SET state = 'delivered', upstream_order_id = COALESCE(?, upstream_order_id), delivered_at = ?, last_error = NULL WHERE id = ?");
@@ -88,6 +89,8 @@ export function createOutboxRepo(db: Db) {
     waiting: () => waiting.get()?.n ?? 0,
     setUpstreamCart: (id: number, cartId: string | null) => void setCart.run(cartId, id),
     markCartAttempt: (id: number, now: number) => void markCartAttempt.run(now, id),
+    /** when a POST /carts whose answer is unknown may last have made a cart upstream (null: none can have) */
+    setCartAttempt: (id: number, at: number | null) => void setCartAttempt.run(at, id),
     markSent: (id: number, now: number) => void markSent.run(now, id),
     delivered: (id: number, upstreamOrderId: string | null, now: number) => void deliver.run(upstreamOrderId, now, id),
     retryLater: (id: number, at: number, error: string) => void retryLater.run(at, error.slice(0, 500), id),

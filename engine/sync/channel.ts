@@ -10,20 +10,22 @@ import type { Upstream, UpstreamAnswer } from './upstream';
  */
 export interface Channel {
   get(path: string): Promise<UpstreamAnswer>;
-  /** `onSend` is told of every attempt actually sent */
-  post(path: string, body?: unknown, options?: { idempotencyKey?: string; repeatable?: boolean; onSend?: () => void }): Promise<UpstreamAnswer>;
+  /** `onAnswer` is told of every attempt's answer, with when it was sent */
+  post(path: string, body?: unknown, options?: { idempotencyKey?: string; repeatable?: boolean; onAnswer?: (answer: UpstreamAnswer, sentAt: number) => void }): Promise<UpstreamAnswer>;
   patch(path: string, body: unknown): Promise<UpstreamAnswer>;
   delete(path: string): Promise<UpstreamAnswer>;
 }
 
-export function createChannel(upstream: Upstream, retrier: Retrier, signal: AbortSignal): Channel {
+export function createChannel(upstream: Upstream, retrier: Retrier, signal: AbortSignal, now: () => number = Date.now): Channel {
   return {
     get: (path) => retrier.send(() => upstream.get(path), true, signal),
     post: (path, body, options = {}) =>
       retrier.send(
-        () => {
-          options.onSend?.();
-          return upstream.post(path, body, options.idempotencyKey);
+        async () => {
+          const sentAt = now();
+          const answer = await upstream.post(path, body, options.idempotencyKey);
+          options.onAnswer?.(answer, sentAt);
+          return answer;
         },
         options.repeatable ?? options.idempotencyKey !== undefined,
         signal,

@@ -5,8 +5,9 @@ import { immediate } from '../store/db';
 import { readOrder } from '../use-cases/cancel-order';
 import type { EngineContext } from '../use-cases/context';
 import type { Channel } from './channel';
+import { isStockRefusal, learnHold, mayHaveMadeCart, releaseEarlierCarts, unknownCartLapsesAt } from './earlier-carts';
 import { refused, type Delivery } from './refusal';
-import { dataOf, errorOf } from './upstream';
+import { dataOf, type UpstreamAnswer } from './upstream';
 
 export type { Delivery };
 
@@ -15,18 +16,12 @@ export type { Delivery };
  * speaks — so that every retry (after a lost answer, a timeout or a crash) lands on the same upstream order:
  *  1. the upstream cart is created once and its id recorded before anything else (a lost answer here
  *     leaves at most an orphan hold upstream; until it lapses, the stock it holds is waited for rather
- *     than taken for a conflict);
+ *     than taken for a conflict — earlier-carts.ts);
  *  2. extras and vouchers are brought to what the local order has (set, not added: safe to repeat);
  *  3. checkout with the entry's fixed Idempotency-Key and `payment: { method: 'external' }`. A replay returns
  *     the order; once the key has expired upstream (24 h), the cart answers CART_ALREADY_ORDERED with the
  *     order's id — so an order that waited longer than that still lands exactly once.
  */
-
-/**
- * How long INVENTORY_EXHAUSTED may stem from this order's own earlier cart, whose creation answer was lost:
- * longer than any cart hold (the spec's default hold is 15 minutes). Past it, the refusal is a conflict.
- */
-export const ORPHAN_HOLD_GRACE_MS = 30 * 60 * 1000;
 
 export async function deliverEntry(ctx: EngineContext, upstream: Channel, entry: OutboxRow): Promise<Delivery> {
   return entry.kind === 'order' ? deliverOrder(ctx, upstream, entry) : deliverCancel(ctx, upstream, entry);
@@ -37,31 +32,9 @@ async function deliverOrder(ctx: EngineContext, upstream: Channel, entry: Outbox
   if (order.status === 'cancelled' && entry.upstreamOrderId === null) return cancelledHere(upstream, entry);
   let cartId = entry.upstreamCartId;
   if (cartId === null) {
-    // Written before the request: if its answer is lost, the cart it made upstream holds the stock until
-    // its hold lapses, and a new cart for the same seats meets INVENTORY_EXHAUSTED in the meantime.
-    const earlierAttempt = entry.cartAttemptedAt;
-    const now = ctx.now();
-    if (earlierAttempt === null) {
-      immediate(ctx.db, () => ctx.outbox.markCartAttempt(entry.id, now));
-      await ctx.whenDurable();
-    }
-    const items = order.items
-      .filter((item) => item.type !== 'extra')
-      .map((item) => ({ occurrenceId: item.occurrenceId, inventoryItemId: item.inventoryItemId, priceOptionId: item.priceOptionId, quantity: item.quantity }));
-    let sent = 0;
-    const created = await upstream.post('/carts', { items, currency: order.currency }, { repeatable: true, onSend: () => sent++ });
-    const cart = created.status === 201 ? dataOf<Cart>(created) : undefined;
-    if (!cart) {
-      // An earlier attempt — before a crash, or a moment ago by the retry rules — may have made a cart whose answer was lost.
-      const attempted = earlierAttempt !== null || sent > 1;
-      const mayBeOurOwnHold = attempted && now - (earlierAttempt ?? now) < ORPHAN_HOLD_GRACE_MS && errorOf(created)?.code === 'INVENTORY_EXHAUSTED';
-      if (mayBeOurOwnHold) return { kind: 'retry', reason: 'stock upstream may still be held by an earlier cart of this order', afterSteps: 4 };
-      return refused(created);
-    }
-    cartId = cart.id;
-    const recorded = cartId;
-    immediate(ctx.db, () => ctx.outbox.setUpstreamCart(entry.id, recorded));
-    await ctx.whenDurable();
+    const opened = await openUpstreamCart(ctx, upstream, entry, order);
+    if ('kind' in opened) return opened;
+    cartId = opened.cartId;
   }
 
   const shaped = await shapeCart(ctx, upstream, cartId, order);
@@ -75,6 +48,47 @@ async function deliverOrder(ctx: EngineContext, upstream: Channel, entry: Outbox
   const upstreamOrder = placed.status === 201 ? dataOf<Order>(placed) : undefined;
   if (upstreamOrder) return { kind: 'delivered', upstreamOrderId: upstreamOrder.id };
   return refused(placed);
+}
+
+/**
+ * Step 1: a new upstream cart for the order, its id recorded before anything else. Refused for stock, the
+ * terminal's own earlier carts that may hold that stock are dealt with first (earlier-carts.ts): known ones
+ * are released and the cart asked for again at once; an unknown one (a lost answer) is waited out until its
+ * hold lapses; otherwise the refusal is a conflict, decided in this attempt.
+ */
+async function openUpstreamCart(ctx: EngineContext, upstream: Channel, entry: OutboxRow, order: Order): Promise<{ readonly cartId: string } | Delivery> {
+  // Written before the request: should the engine stop before the answer, the next attempt knows a cart may exist.
+  const earlier = entry.cartAttemptedAt;
+  immediate(ctx.db, () => ctx.outbox.setCartAttempt(entry.id, ctx.now()));
+  await ctx.whenDurable();
+  const items = order.items
+    .filter((item) => item.type !== 'extra')
+    .map((item) => ({ occurrenceId: item.occurrenceId, inventoryItemId: item.inventoryItemId, priceOptionId: item.priceOptionId, quantity: item.quantity }));
+  /** the last request of this attempt that may have made a cart whose answer was lost */
+  let unknownSince: number | undefined;
+  const onAnswer = (answer: UpstreamAnswer, sentAt: number): void => {
+    if (mayHaveMadeCart(answer)) unknownSince = sentAt;
+  };
+  const create = () => upstream.post('/carts', { items, currency: order.currency }, { repeatable: true, onAnswer });
+  let created = await create();
+  if (isStockRefusal(created) && (await releaseEarlierCarts(ctx, upstream)) > 0) created = await create();
+  const cart = created.status === 201 ? dataOf<Cart>(created) : undefined;
+  const attemptedAt = unknownSince ?? earlier;
+  immediate(ctx.db, () => {
+    ctx.outbox.setCartAttempt(entry.id, attemptedAt);
+    if (!cart) return;
+    ctx.outbox.setUpstreamCart(entry.id, cart.id);
+    learnHold(ctx, created, cart);
+  });
+  await ctx.whenDurable();
+  if (cart) return { cartId: cart.id };
+  if (isStockRefusal(created) && attemptedAt !== null) {
+    const lapsesAt = unknownCartLapsesAt(ctx, attemptedAt);
+    if (ctx.now() < lapsesAt) {
+      return { kind: 'retry', reason: `stock upstream may still be held by an earlier cart of this order whose answer was lost (until ${new Date(lapsesAt).toISOString()})`, afterSteps: 4 };
+    }
+  }
+  return refused(created);
 }
 
 /** Brings the upstream cart's extras and vouchers to the local order's; undefined when it is ready. */

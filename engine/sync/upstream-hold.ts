@@ -3,6 +3,7 @@ import type { Cart, CreateCartBody } from '../contract/cart';
 import { EngineError, type ErrorCode } from '../domain/errors';
 import { immediate } from '../store/db';
 import type { EngineContext } from '../use-cases/context';
+import { isStockRefusal, learnHold, mayHaveMadeCart, releaseEarlierCarts } from './earlier-carts';
 import { dataOf, errorOf, type Upstream } from './upstream';
 
 /**
@@ -33,12 +34,24 @@ export async function holdUpstreamFirst(
     return undefined;
   }
   const sentAt = ctx.now();
-  const answer = await upstream.post('/carts', { items: body.items, ...(body.currency !== undefined && { currency: body.currency }) });
+  // A cart made again here (spec: previousCartId) carries its upstream cart along: the upstream releases that
+  // one's hold with the new cart, so the same places can be chosen again.
+  const previous = body.previousCartId === undefined ? null : ctx.holdings.upstreamCartOf(body.previousCartId);
+  const request = { items: body.items, ...(body.currency !== undefined && { currency: body.currency }), ...(previous !== null && { previousCartId: previous }) };
+  let answer = await upstream.post('/carts', request);
+  // Refused for stock that an earlier cart of this terminal may hold upstream (its local cart ended while the
+  // upstream could not be told): those are released, and the cart asked for once more.
+  if (isStockRefusal(answer) && (await releaseEarlierCarts(ctx, upstream)) > 0) answer = await upstream.post('/carts', request);
   if (answer.status === 429) options.limited(answer.retryAfter);
   const cart = answer.status === 201 ? dataOf<Cart>(answer) : undefined;
   if (cart) {
+    const made = answer;
     return {
-      attach: (localCartId) => immediate(ctx.db, () => ctx.holdings.linkUpstreamCart(localCartId, cart.id, sentAt)),
+      attach: (localCartId) =>
+        immediate(ctx.db, () => {
+          ctx.holdings.linkUpstreamCart(localCartId, cart.id, sentAt);
+          learnHold(ctx, made, cart);
+        }),
       release: async () => void (await upstream.delete(`/carts/${encodeURIComponent(cart.id)}`)),
     };
   }
@@ -48,8 +61,8 @@ export async function holdUpstreamFirst(
   if (answer.status === 0 || answer.status >= 500 || answer.status === 429) {
     if (!options.offlineSales) throw new EngineError('UPSTREAM_UNAVAILABLE', { details: { reason: 'offline_sales_off' } });
     // A lost answer may have left a hold upstream: the delivery then waits it out instead of calling its own
-    // hold a conflict (deliver.ts, ORPHAN_HOLD_GRACE_MS).
-    if (answer.status !== 0) return undefined;
+    // hold a conflict (earlier-carts.ts). A request that never left, or one refused before anything was done, left none.
+    if (!mayHaveMadeCart(answer)) return undefined;
     return { attach: (localCartId) => immediate(ctx.db, () => ctx.holdings.linkUpstreamCart(localCartId, null, sentAt)), release: async () => undefined };
   }
   // Any other refusal (a key problem, a request the upstream reads differently): the local rules decide.

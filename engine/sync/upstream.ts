@@ -6,6 +6,26 @@ export interface UpstreamAnswer {
   readonly status: number;
   readonly body: unknown;
   readonly retryAfter: number | undefined;
+  /** status 0 because no connection could be opened (refused, unknown host, no route): the upstream got nothing */
+  readonly unsent?: boolean;
+  /** the upstream's clock when it answered (its Date header), epoch ms */
+  readonly date?: number;
+}
+
+/** Errors of the connection's opening: the request itself never left this machine. */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+function codeOf(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+}
+
+/** fetch's failure was the connection not opening (its cause, or every address tried of a host name) */
+function notConnected(error: unknown): boolean {
+  const cause = typeof error === 'object' && error !== null && 'cause' in error ? error.cause : undefined;
+  const code = codeOf(cause);
+  if (code !== undefined) return NOT_CONNECTED.has(code);
+  const tried = cause instanceof AggregateError ? cause.errors : [];
+  return tried.length > 0 && tried.every((one) => NOT_CONNECTED.has(codeOf(one) ?? ''));
 }
 
 export interface UpstreamOptions {
@@ -33,9 +53,15 @@ export function createUpstream(options: UpstreamOptions) {
       });
       const text = await response.text();
       const seconds = Number(response.headers.get('retry-after'));
-      return { status: response.status, body: text ? safeJson(text) : undefined, retryAfter: Number.isFinite(seconds) && seconds > 0 ? seconds : undefined };
-    } catch {
-      return { status: 0, body: undefined, retryAfter: undefined };
+      const date = Date.parse(response.headers.get('date') ?? '');
+      return {
+        status: response.status,
+        body: text ? safeJson(text) : undefined,
+        retryAfter: Number.isFinite(seconds) && seconds > 0 ? seconds : undefined,
+        ...(Number.isFinite(date) && { date }),
+      };
+    } catch (error) {
+      return { status: 0, body: undefined, retryAfter: undefined, ...(notConnected(error) && { unsent: true }) };
     }
   }
   return {

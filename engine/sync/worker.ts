@@ -75,7 +75,7 @@ export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger
   const upstream = createUpstream({ url: options.url, key: options.key, signal: stopping.signal });
   const policy = { ...DEFAULT_RETRY, baseMs: options.retryBaseMs ?? DEFAULT_RETRY.baseMs };
   const retrier = createRetrier(policy, { now: ctx.now, sleep: systemClock.sleep });
-  const channel = createChannel(upstream, retrier, stopping.signal);
+  const channel = createChannel(upstream, retrier, stopping.signal, ctx.now);
   const poll = options.pollMs ?? 1000;
   const pullEvery = options.pullIntervalMs ?? 60_000;
   const concurrency = Math.max(1, options.concurrency ?? 4);
@@ -125,7 +125,9 @@ export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger
     // Offline means the upstream answers nothing; a refusal or a lost answer now and then is not offline.
     if (retrier.streak() > 0) status.online = false;
     if (keyRejected) {
-      status.online = true;
+      // The upstream answers, but nothing this terminal sends is taken: for the till that is not online (the
+      // header shows the refused key instead, contract §9).
+      status.online = false;
       if (!status.keyRejected) logger.error({ upstream: options.url, reason }, 'the upstream refuses the sync key: orders wait until it is fixed');
       status.keyRejected = true;
       retrier.pause(KEY_REJECTED_STEPS * policy.baseMs);

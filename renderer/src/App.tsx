@@ -17,6 +17,7 @@ export function App() {
   const online = useConnectivity((state) => state.online);
   const reconnecting = useConnectivity((state) => state.reconnecting);
   const waiting = useConnectivity((state) => state.waiting);
+  const keyRejected = useConnectivity((state) => state.keyRejected);
   useEffect(() => watchConnectivity(), []);
   // The engine answers catalog names in the chosen language (Accept-Language): read them again on a switch.
   const first = useRef(true);
@@ -36,6 +37,7 @@ export function App() {
         online={online}
         reconnecting={reconnecting}
         waiting={waiting}
+        keyRejected={keyRejected}
         mode={mode}
         language={language}
         onMode={sessionStore.getState().modeChosen}

@@ -154,10 +154,14 @@ describe('the sync backlog in the box office', () => {
     const page = await ui.open('boxOffice');
     const alert = page.getByRole('banner').getByRole('alert').filter({ hasText: 'The upstream refuses this terminal’s sync key' });
     await alert.waitFor({ timeout: 15_000 });
+    // the connectivity line names the refused key, not "Online" (issue #22)
+    const connectivity = page.getByRole('banner').locator('.connectivity');
+    await expect.poll(() => connectivity.textContent(), { timeout: 10_000 }).toContain('Sync key refused');
+    expect(await connectivity.textContent()).not.toContain('Online');
     await screenshot(page, 'box-office-sync-key-rejected');
 
     const status = await ui.engine.request<{ data: { keyRejected: boolean; online: boolean; lastError: string } }>('GET', '/sync/status');
-    expect(status.body.data).toMatchObject({ keyRejected: true, online: true });
+    expect(status.body.data).toMatchObject({ keyRejected: true, online: false });
     expect(status.body.data.lastError).toContain('INVALID_API_KEY');
     const logs = ui.engine.logs();
     expect(logs).toContain('the upstream refuses the sync key');

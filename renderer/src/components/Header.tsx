@@ -8,6 +8,8 @@ interface Props {
   /** the engine does not answer: the page waits for it and carries on where it was */
   reconnecting?: boolean;
   waiting: number | null;
+  /** the upstream refuses the sync key: shown instead of Online (nothing syncs until an admin fixes it) */
+  keyRejected?: boolean;
   mode: Mode;
   language: Language;
   onMode(mode: Mode): void;
@@ -21,12 +23,20 @@ interface Props {
  * offers no way into box-office mode (cash, refunds): staff open it with ?mode=boxOffice or the desktop
  * app's staff exit. A kiosk's language is chosen with large buttons on its own screens (screens/kiosk/LanguageButtons).
  */
-export function Header({ t, online, reconnecting = false, waiting, mode, language, onMode, onLanguage, children }: Props) {
-  const status = reconnecting ? t('conn.reconnecting') : online === null ? t('conn.checking') : online ? t('conn.online') : t('conn.offline');
+export function Header({ t, online, reconnecting = false, waiting, keyRejected = false, mode, language, onMode, onLanguage, children }: Props) {
+  const status = reconnecting
+    ? t('conn.reconnecting')
+    : keyRejected
+      ? t('conn.keyRejected')
+      : online === null
+        ? t('conn.checking')
+        : online
+          ? t('conn.online')
+          : t('conn.offline');
   return (
     <header className="app-header">
       <h1 className="brand">{t('app.name')}</h1>
-      <p className={`connectivity ${online === false ? 'is-offline' : 'is-online'}`} role="status">
+      <p className={`connectivity ${online === false || keyRejected ? 'is-offline' : 'is-online'}`} role="status">
         <span className="dot" aria-hidden="true" />
         <span className="state">{status}</span>
         {waiting !== null && <span className="waiting"> · {t(waiting === 1 ? 'conn.waitingOne' : 'conn.waiting', { count: waiting })}</span>}

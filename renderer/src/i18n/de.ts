@@ -9,6 +9,7 @@ export const de: Record<MessageKey, string> = {
   'conn.online': 'Online',
   'conn.offline': 'Offline',
   'conn.checking': 'Verbindung wird geprüft…',
+  'conn.keyRejected': 'Sync-Schlüssel abgelehnt',
   'conn.waiting': '{count} Bestellungen warten auf Synchronisierung',
   'conn.waitingOne': '1 Bestellung wartet auf Synchronisierung',
   'events.heading': 'Veranstaltungen',

@@ -8,6 +8,7 @@ export const en = {
   'conn.online': 'Online',
   'conn.offline': 'Offline',
   'conn.checking': 'Checking connection…',
+  'conn.keyRejected': 'Sync key refused',
   'conn.waiting': '{count} orders waiting to sync',
   'conn.waitingOne': '1 order waiting to sync',
   'events.heading': 'Events',

@@ -9,6 +9,7 @@ export const fr: Record<MessageKey, string> = {
   'conn.online': 'En ligne',
   'conn.offline': 'Hors ligne',
   'conn.checking': 'Vérification de la connexion…',
+  'conn.keyRejected': 'Clé de synchronisation refusée',
   'conn.waiting': '{count} commandes en attente de synchronisation',
   'conn.waitingOne': '1 commande en attente de synchronisation',
   'events.heading': 'Événements',

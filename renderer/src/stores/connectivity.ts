@@ -44,7 +44,8 @@ export const connectivityStore = createStore<ConnectivityState>()((set, get) => 
       if (status.upstream === null) set({ online: true, reconnecting: false, waiting: null, conflicts: [], ...NO_BACKLOG });
       else {
         set({
-          online: status.online !== false,
+          // a refused sync key is not online, whatever an older engine says (the header shows the key instead)
+          online: status.online !== false && !status.keyRejected,
           reconnecting: false,
           waiting: status.waiting,
           conflicts: status.conflicts,
