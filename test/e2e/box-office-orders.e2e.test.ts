@@ -50,7 +50,7 @@ describe('today’s sales: every page of the day, totals per currency (#22)', ()
   });
   afterAll(() => ui.close());
 
-  it('reads the day a page at a time and shows the engine’s totals, one row per currency', async () => {
+  it('reads the day a page at a time and shows the engine’s totals, one row per currency', { timeout: 60_000 }, async () => {
     // 55 gift cards of €50.00 (one cancelled) and one adult in yen: more than a page of 50.
     const sold: Order[] = [];
     for (let i = 0; i < 55; i += 1) sold.push(await sell(ui, [GIFT_CARD], { method: 'cash' }));
@@ -131,6 +131,26 @@ describe('a looked-up order: reprint through the print queue, tickets PDF (#22)'
     expect(download.suggestedFilename()).toBe(`tickets-${order.id}-a4.pdf`);
     const path = await download.path();
     expect(readFileSync(path).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  });
+
+  it('says what to do when the printer cannot be reached', { timeout: 60_000 }, async () => {
+    const order = await sell(ui, [ADULT], { method: 'cash' });
+    const page = await ui.open('boxOffice');
+    await openOrders(page);
+    await page.getByRole('searchbox', { name: 'Order id or ticket code' }).fill(order.id);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: `Order ${order.id}` }).waitFor();
+    await printer.off();
+    try {
+      await page.keyboard.press('F9');
+      await page.getByRole('alert').filter({ hasText: /^Not printed yet, trying again: the printer refused the connection/ }).waitFor({ timeout: 15_000 });
+      await page.getByText('Reprint once the printer is ready (F9, or the Print queue), or download the tickets PDF below.').waitFor();
+      await page.getByRole('button', { name: 'Tickets PDF (A4)' }).waitFor();
+    } finally {
+      await printer.on();
+    }
+    await page.getByRole('status').filter({ hasText: /^Printed$/ }).waitFor({ timeout: 40_000 });
+    expect(await page.getByText(/^Reprint once the printer is ready/).count()).toBe(0);
   });
 
   it('offers no reprint for a cancelled order', async () => {

@@ -7,7 +7,7 @@ const en = {
   'print.doneStaff': 'Printed',
   'print.waiting': 'Waiting for the printer…',
   'print.failedKiosk': 'The printer has a problem. Please show this code to staff: {code}',
-  'print.failedStaff': 'Not printed: {reason}. Reprint once the printer is ready (Print queue), or download the tickets PDF.',
+  'print.failedStaff': 'Not printed: {reason}',
   'print.retrying': 'Not printed yet, trying again: {reason}',
   'print.button': 'Print (F9)',
   'print.pdfA4': 'Tickets PDF (A4)',
@@ -34,6 +34,7 @@ const en = {
   // box office (#22)
   'print.noPrinter': 'No printer is set up, so nothing was printed. Download the tickets PDF below (A4 or 80 mm) and print it elsewhere, or ask for a printer to be set up.',
   'print.reprintOrder': 'Reprint tickets and receipt (F9)',
+  'print.failedWhat': 'Reprint once the printer is ready (F9, or the Print queue), or download the tickets PDF below.',
 } as const;
 
 export type PrintKey = keyof typeof en;
@@ -44,7 +45,7 @@ const de: Record<PrintKey, string> = {
   'print.doneStaff': 'Gedruckt',
   'print.waiting': 'Warte auf den Drucker …',
   'print.failedKiosk': 'Der Drucker hat ein Problem. Bitte zeigen Sie diesen Code dem Personal: {code}',
-  'print.failedStaff': 'Nicht gedruckt: {reason}. Erneut drucken, sobald der Drucker bereit ist (Druckwarteschlange), oder die Karten als PDF herunterladen.',
+  'print.failedStaff': 'Nicht gedruckt: {reason}',
   'print.retrying': 'Noch nicht gedruckt, neuer Versuch folgt: {reason}',
   'print.button': 'Drucken (F9)',
   'print.pdfA4': 'Karten als PDF (A4)',
@@ -71,6 +72,7 @@ const de: Record<PrintKey, string> = {
   // box office (#22)
   'print.noPrinter': 'Kein Drucker eingerichtet, es wurde nichts gedruckt. Laden Sie unten die Karten als PDF (A4 oder 80 mm) herunter und drucken Sie sie anderswo, oder lassen Sie einen Drucker einrichten.',
   'print.reprintOrder': 'Karten und Beleg erneut drucken (F9)',
+  'print.failedWhat': 'Erneut drucken, sobald der Drucker bereit ist (F9 oder Druckwarteschlange), oder unten die Karten als PDF herunterladen.',
 };
 
 const fr: Record<PrintKey, string> = {
@@ -79,7 +81,7 @@ const fr: Record<PrintKey, string> = {
   'print.doneStaff': 'Imprimé',
   'print.waiting': 'En attente de l’imprimante…',
   'print.failedKiosk': 'L’imprimante a un problème. Montrez ce code au personnel : {code}',
-  'print.failedStaff': 'Non imprimé : {reason}. Réimprimez quand l’imprimante est prête (file d’impression) ou téléchargez les billets en PDF.',
+  'print.failedStaff': 'Non imprimé : {reason}',
   'print.retrying': 'Pas encore imprimé, nouvel essai : {reason}',
   'print.button': 'Imprimer (F9)',
   'print.pdfA4': 'Billets en PDF (A4)',
@@ -106,6 +108,7 @@ const fr: Record<PrintKey, string> = {
   // box office (#22)
   'print.noPrinter': 'Aucune imprimante n’est configurée : rien n’a été imprimé. Téléchargez ci-dessous les billets en PDF (A4 ou 80 mm) pour les imprimer ailleurs, ou faites configurer une imprimante.',
   'print.reprintOrder': 'Réimprimer billets et reçu (F9)',
+  'print.failedWhat': 'Réimprimez quand l’imprimante est prête (F9 ou file d’impression) ou téléchargez ci-dessous les billets en PDF.',
 };
 
 const dictionaries: Record<Language, Record<PrintKey, string>> = { en, de, fr };

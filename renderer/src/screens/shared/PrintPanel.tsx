@@ -43,6 +43,7 @@ export function PrintPanel({ order, reprint = false }: { order: Order; /** a loo
     <div className="print-panel no-print">
       <PrintStatus t={pt} job={job} forCustomer={kiosk} />
       {error && <ErrorAlert t={t} error={error} />}
+      {!kiosk && job && (job.state === 'failed' || (job.state === 'queued' && job.reason !== undefined)) && <p className="hint">{pt('print.failedWhat')}</p>}
       {!kiosk && noPrinter && (
         <p role="alert" className="print-status is-failed">
           {pt('print.noPrinter')}
