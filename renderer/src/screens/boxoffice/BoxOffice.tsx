@@ -52,14 +52,18 @@ export function BoxOffice() {
     if (await ask({ title: t('release.title'), body: <p>{t('release.body')}</p>, confirm: t('release.confirm') })) await cartStore.getState().released();
   }, [ask, t]);
 
-  /** F6 or the button: the sale on screen is done with; the next one starts where the keyboard left off. */
-  const newSale = useCallback(async () => {
+  /** Back from a side screen (orders, sync inbox, print queue) to the sale, or its confirmation, as it was. */
+  const backToSale = useCallback(() => {
     setLookup(false);
     setInbox(false);
     setPrintQueue(false);
-    if (checkoutStore.getState().order) await startNewSale({ releaseHold: false, keepDate: true });
     focusSaleStart();
   }, []);
+  /** F6 or the button: the sale on screen is done with; the next one starts where the keyboard left off. */
+  const newSale = useCallback(async () => {
+    if (checkoutStore.getState().order) await startNewSale({ releaseHold: false, keepDate: true });
+    backToSale();
+  }, [backToSale]);
 
   // A fresh page puts the cursor on the first date on sale: Enter chooses it and its first quantity takes the number.
   useEffect(() => {
@@ -91,9 +95,10 @@ export function BoxOffice() {
     return () => window.removeEventListener('keydown', keys);
   }, [askRelease, newSale]);
 
-  if (lookup) return <OrderLookup onBack={() => setLookup(false)} />;
-  if (inbox) return <SyncInbox onBack={() => setInbox(false)} />;
-  if (printQueue) return <PrintQueue onBack={() => setPrintQueue(false)} />;
+  // Back from a side screen: the cursor where the sale goes on.
+  if (lookup) return <OrderLookup onBack={backToSale} />;
+  if (inbox) return <SyncInbox onBack={backToSale} />;
+  if (printQueue) return <PrintQueue onBack={backToSale} />;
   if (order) {
     return (
       <>
