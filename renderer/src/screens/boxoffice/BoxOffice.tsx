@@ -21,11 +21,13 @@ import { PrintQueue, PrintQueueButton } from './PrintQueue';
 const focusSoon = (id: string) => requestAnimationFrame(() => document.getElementById(id)?.focus());
 /** Where a sale starts from the keyboard: the first quantity or the seat map of the date shown, else the first date on sale. */
 const SALE_START = ['.picker-column input[type="number"], .picker-column .rows [tabindex="0"]', '.events-column button.occurrence:not(:disabled)'];
-function focusSaleStart(tries = 10): void {
+/** `unlessFocused`: leave the cursor alone once staff put it somewhere themselves (a fresh page). */
+function focusSaleStart(unlessFocused = false, tries = 10): void {
   requestAnimationFrame(() => {
+    if (unlessFocused && document.activeElement !== null && document.activeElement !== document.body) return;
     const target = SALE_START.map((selector) => document.querySelector<HTMLElement>(selector)).find((found) => found !== null);
     if (target) target.focus();
-    else if (tries > 0) setTimeout(() => focusSaleStart(tries - 1), 50); // the sale screen is still being drawn
+    else if (tries > 0) setTimeout(() => focusSaleStart(unlessFocused, tries - 1), 50); // the sale screen is still being drawn
   });
 }
 
@@ -67,7 +69,7 @@ export function BoxOffice() {
 
   // A fresh page puts the cursor on the first date on sale: Enter chooses it and its first quantity takes the number.
   useEffect(() => {
-    if (eventsShown && (document.activeElement === null || document.activeElement === document.body)) focusSaleStart();
+    if (eventsShown) focusSaleStart(true);
   }, [eventsShown]);
 
   useEffect(() => {
