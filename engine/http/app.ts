@@ -21,6 +21,7 @@ import { catalogRoutes } from './routes/catalog';
 import { systemRoutes } from './routes/system';
 import { hubRoutes } from './routes/hub';
 import { orderRoutes } from './routes/orders';
+import { orderSummaryRoutes } from './routes/order-summary';
 import { syncRoutes } from './routes/sync';
 import type { SyncSource } from '../use-cases/sync-status';
 import { pspRoutes } from './routes/psp';
@@ -133,6 +134,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(cartItemRoutes, { ctx: options.ctx });
       await api.register(voucherRoutes, { ctx: options.ctx });
       await api.register(orderRoutes, { ctx: options.ctx });
+      await api.register(orderSummaryRoutes, { ctx: options.ctx });
       const allocations = options.capabilities !== false && options.allocations !== false;
       if (options.capabilities !== false) await api.register(hubRoutes, { ctx: options.ctx, importBatch: options.capabilities?.importBatch, allocations });
       if (allocations) await api.register(allocationRoutes, { ctx: options.ctx });

@@ -1,6 +1,7 @@
 import { ApiError, networkError } from './errors';
 import { retryDelay, type Outcome } from './retry';
 import type { Cart, CreateCart, ErrorBody, Event, Holdings, Inventory, Location, Order, Payment, Money, PdfSize, PrintBody, PrintJob, Printer, SyncConflict, SyncStatus } from './types';
+import type { OrdersSummary } from './types';
 
 /**
  * The UI's only way to the engine: its localhost HTTP API, typed by the engine's schemas. Answers in the
@@ -137,6 +138,12 @@ export function createClient(options: ClientOptions) {
     order: (orderId: string) => data(request<{ data: Order }>('GET', `/orders/${encodeURIComponent(orderId)}`, read)),
     orderByTicket: (code: string) => data(request<{ data: Order[] }>('GET', `/orders?ticketCode=${encodeURIComponent(code)}`, read)),
     recentOrders: (limit = 20) => data(request<{ data: Order[] }>('GET', `/orders?limit=${limit}`, read)),
+    /** a page of orders, newest first; `nextCursor` asks for the page after it (box office, #22) */
+    ordersPage: (limit: number, cursor?: string) =>
+      request<{ data: Order[]; nextCursor?: string }>('GET', `/orders?limit=${limit}${cursor === undefined ? '' : `&cursor=${encodeURIComponent(cursor)}`}`, read),
+    /** the orders made from `from` to `to`, added up per currency by the engine (box office, #22) */
+    ordersSummary: (from: string, to: string) =>
+      data(request<{ data: OrdersSummary }>('GET', `/orders/summary?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`, read)),
     cancelOrder: (orderId: string) => data(request<{ data: Order }>('POST', `/orders/${encodeURIComponent(orderId)}/cancel`, write())),
     /** the connectivity probe: answered at once, never retried */
     syncStatus: () => data(request<{ data: SyncStatus }>('GET', '/sync/status', { ...read, once: true, timeoutMs: 3000 })),

@@ -70,6 +70,8 @@ interface SeatMapProps {
   onPriceOption(priceOptionId: string): void;
   onSeat(seatId: string): void;
   disabled?: boolean;
+  /** box office (#22): staff click or use the keys; "tap" is the kiosk's word */
+  staff?: boolean;
 }
 
 type SeatState = 'mine' | 'free' | 'held' | 'sold';
@@ -85,7 +87,7 @@ function seatState(seat: Area['inventoryItems'][number], mine: boolean): SeatSta
  * The seat map: the stage on top, rows below, a legend. One Tab stop for the whole map; the arrow keys
  * move between seats (Home/End to a row's ends), Enter or Space takes or gives back the seat in focus.
  */
-export function SeatMap({ t, locale, area, chosen, priceOptionId, onPriceOption, onSeat, disabled }: SeatMapProps) {
+export function SeatMap({ t, locale, area, chosen, priceOptionId, onPriceOption, onSeat, disabled, staff = false }: SeatMapProps) {
   const rows: Area['inventoryItems'][] = [];
   const rowNames: string[] = [];
   for (const seat of area.inventoryItems) {
@@ -131,7 +133,7 @@ export function SeatMap({ t, locale, area, chosen, priceOptionId, onPriceOption,
           ))}
         </select>
       </label>
-      <p className="hint">{t('seats.legend')}</p>
+      <p className="hint">{t(staff ? 'boxOffice.seatsHint' : 'seats.legend')}</p>
       <ul className="seat-legend" aria-label={t('seats.legendLabel')}>
         {(['free', 'mine', 'held', 'sold'] as const).map((state) => (
           <li key={state}>

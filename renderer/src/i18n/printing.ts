@@ -31,6 +31,10 @@ const en = {
   'print.state.done': 'Done',
   'print.state.failed': 'Failed',
   'print.down': 'Printer down: {printer}',
+  // box office (#22)
+  'print.noPrinter': 'No printer is set up, so nothing was printed. Download the tickets PDF below (A4 or 80 mm) and print it elsewhere, or ask for a printer to be set up.',
+  'print.reprintOrder': 'Reprint tickets and receipt (F9)',
+  'print.failedWhat': 'Reprint once the printer is ready (F9, or the Print queue), or download the tickets PDF below.',
 } as const;
 
 export type PrintKey = keyof typeof en;
@@ -65,6 +69,10 @@ const de: Record<PrintKey, string> = {
   'print.state.done': 'Fertig',
   'print.state.failed': 'Fehlgeschlagen',
   'print.down': 'Drucker gestört: {printer}',
+  // box office (#22)
+  'print.noPrinter': 'Kein Drucker eingerichtet, es wurde nichts gedruckt. Laden Sie unten die Karten als PDF (A4 oder 80 mm) herunter und drucken Sie sie anderswo, oder lassen Sie einen Drucker einrichten.',
+  'print.reprintOrder': 'Karten und Beleg erneut drucken (F9)',
+  'print.failedWhat': 'Erneut drucken, sobald der Drucker bereit ist (F9 oder Druckwarteschlange), oder unten die Karten als PDF herunterladen.',
 };
 
 const fr: Record<PrintKey, string> = {
@@ -97,6 +105,10 @@ const fr: Record<PrintKey, string> = {
   'print.state.done': 'Terminé',
   'print.state.failed': 'Échoué',
   'print.down': 'Imprimante en panne : {printer}',
+  // box office (#22)
+  'print.noPrinter': 'Aucune imprimante n’est configurée : rien n’a été imprimé. Téléchargez ci-dessous les billets en PDF (A4 ou 80 mm) pour les imprimer ailleurs, ou faites configurer une imprimante.',
+  'print.reprintOrder': 'Réimprimer billets et reçu (F9)',
+  'print.failedWhat': 'Réimprimez quand l’imprimante est prête (F9 ou file d’impression) ou téléchargez ci-dessous les billets en PDF.',
 };
 
 const dictionaries: Record<Language, Record<PrintKey, string>> = { en, de, fr };

@@ -37,6 +37,8 @@ export const checkoutStore = createStore<CheckoutState>()((set, get) => {
     const cart = cartStore.getState().cart;
     if (!cart) return;
     set({ phase: 'paying', error: null, challenge: null, last: { payment, key } });
+    // An error of an earlier cart step (a refused voucher) is over once staff move on to paying (#22).
+    if (cartStore.getState().error) cartStore.setState({ error: null });
     try {
       const order = await api().placeOrder({ cartId: cart.id, expectedTotal: cart.total, payment }, key);
       set({ ...initial, phase: 'done', order });
@@ -84,6 +86,8 @@ export const checkoutStore = createStore<CheckoutState>()((set, get) => {
 // A challenge, an error or a retry belongs to the cart it was for: another cart (or none) starts afresh.
 cartStore.subscribe((state, previous) => {
   if (state.cart?.id !== previous.cart?.id && checkoutStore.getState().phase !== 'done') checkoutStore.getState().reset();
+  // A new step on the cart (a voucher, an extra) makes an earlier payment error old news (#22).
+  else if (state.busy && !previous.busy && checkoutStore.getState().error) checkoutStore.getState().errorDismissed();
 });
 
 /** details.action is the provider's action as a JSON string (spec §7.3). */

@@ -598,7 +598,10 @@ describe('orders store', () => {
     expect(today.find((listed) => listed.id === order.id)?.event).toMatchObject({ occurrenceId: 'brass-2027-03-13', location: { timeZone: 'Europe/Berlin' } });
     const times = today.map((listed) => Date.parse(listed.createdAt));
     expect([...times].sort((a, b) => b - a)).toEqual(times);
-    expect(seen.map((request) => request.path)).toEqual(['/orders?limit=200']);
+    // The venue's day (#22): its zone from the catalog, a page of 50 orders, and the engine's totals of the day.
+    expect(seen.map((request) => request.path)).toEqual(['/events', '/locations', '/orders?limit=50', expect.stringMatching(/^\/orders\/summary\?from=[^&]+&to=[^&]+$/)]);
+    expect(ordersStore.getState().summary?.currencies.find((row) => row.currency === order.currency)?.orders).toBeGreaterThanOrEqual(1);
+    expect(ordersStore.getState().todayMore).toBeNull();
   });
 
   it('lookedUp(order id) finds the order', async () => {

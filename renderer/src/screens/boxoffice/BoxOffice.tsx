@@ -2,7 +2,9 @@ import { useCallback, useEffect, useState } from 'react';
 import { useConfirm } from '../../components/ConfirmDialog';
 import { useT } from '../../i18n/i18n';
 import { cartStore, useCart } from '../../stores/cart';
-import { useCheckout } from '../../stores/checkout';
+import { checkoutStore, useCheckout } from '../../stores/checkout';
+import { useCatalog } from '../../stores/catalog';
+import './box-office.css';
 import { CartPanel } from '../shared/CartPanel';
 import { Checkout } from '../shared/Checkout';
 import { Confirmation } from '../shared/Confirmation';
@@ -17,11 +19,23 @@ import { PrintQueue, PrintQueueButton } from './PrintQueue';
 
 /** Moves the keyboard focus once React has drawn what the key opened. */
 const focusSoon = (id: string) => requestAnimationFrame(() => document.getElementById(id)?.focus());
+/** Where a sale starts from the keyboard: the first quantity or the seat map of the date shown, else the first date on sale. */
+const SALE_START = ['.picker-column input[type="number"], .picker-column .rows [tabindex="0"]', '.events-column button.occurrence:not(:disabled)'];
+/** `unlessFocused`: leave the cursor alone once staff put it somewhere themselves (a fresh page). */
+function focusSaleStart(unlessFocused = false, tries = 10): void {
+  requestAnimationFrame(() => {
+    if (unlessFocused && document.activeElement !== null && document.activeElement !== document.body) return;
+    const target = SALE_START.map((selector) => document.querySelector<HTMLElement>(selector)).find((found) => found !== null);
+    if (target) target.focus();
+    else if (tries > 0) setTimeout(() => focusSaleStart(unlessFocused, tries - 1), 50); // the sale screen is still being drawn
+  });
+}
 
 /**
  * Staff mode: everything on one dense screen, with keys for the common steps. The cart column keeps its
- * pay bar in view at 1366×768; a date puts the cursor in its first quantity, Enter holds, F2 puts it in the
- * cash amount, Enter takes the exact amount: a 2-ticket cash sale in four keys.
+ * pay bar in view at 1366×768; a fresh page has the cursor on the first date on sale; a date puts the cursor in
+ * its first quantity (or on its seat map), Enter holds, F2 puts it in the cash amount, Enter takes the exact
+ * amount: a 2-ticket cash sale in four keys once the date is chosen. F6 starts the next sale, F8 finds an order.
  */
 export function BoxOffice() {
   const t = useT();
@@ -31,6 +45,7 @@ export function BoxOffice() {
   const [inbox, setInbox] = useState(false);
   const [printQueue, setPrintQueue] = useState(false);
   const syncing = useConnectivity((state) => state.waiting !== null);
+  const eventsShown = useCatalog((state) => state.events.length > 0);
   const conflicts = useConnectivity((state) => state.conflicts.length);
   const confirm = useConfirm(t);
   const { ask } = confirm;
@@ -39,31 +54,61 @@ export function BoxOffice() {
     if (await ask({ title: t('release.title'), body: <p>{t('release.body')}</p>, confirm: t('release.confirm') })) await cartStore.getState().released();
   }, [ask, t]);
 
+  /** Back from a side screen (orders, sync inbox, print queue) to the sale, or its confirmation, as it was. */
+  const backToSale = useCallback(() => {
+    setLookup(false);
+    setInbox(false);
+    setPrintQueue(false);
+    focusSaleStart();
+  }, []);
+  /** F6 or the button: the sale on screen is done with; the next one starts where the keyboard left off. */
+  const newSale = useCallback(async () => {
+    if (checkoutStore.getState().order) await startNewSale({ releaseHold: false, keepDate: true });
+    backToSale();
+  }, [backToSale]);
+
+  // A fresh page puts the cursor on the first date on sale: Enter chooses it and its first quantity takes the number.
+  useEffect(() => {
+    if (eventsShown) focusSaleStart(true);
+  }, [eventsShown]);
+
   useEffect(() => {
     const keys = (event: KeyboardEvent) => {
       const click = (id: string) => document.getElementById(id)?.click();
       if (document.querySelector('dialog[open]')) return; // a dialog answers its own keys
-      if (event.key === 'F2') {
+      // F6 never gives up a held cart (that is Esc, after a confirmation): mid-sale it only comes back to the sale.
+      if (event.key === 'F6') void newSale();
+      else if (event.key === 'F2') {
         click('pay-cash');
         focusSoon('cash-tendered');
       } else if (event.key === 'F3') {
         click('pay-card');
         focusSoon('card-charge');
       } else if (event.key === 'F4') document.getElementById('voucher-code')?.focus();
-      else if (event.key === 'F8') setLookup((open) => !open);
-      else if (event.key === 'Escape' && cartStore.getState().cart) {
+      else if (event.key === 'F8') {
+        setLookup(true);
+        focusSoon('lookup-query');
+      } else if (event.key === 'Escape' && cartStore.getState().cart) {
         void askRelease();
       } else return;
       event.preventDefault();
     };
     window.addEventListener('keydown', keys);
     return () => window.removeEventListener('keydown', keys);
-  }, [askRelease]);
+  }, [askRelease, newSale]);
 
-  if (lookup) return <OrderLookup onBack={() => setLookup(false)} />;
-  if (inbox) return <SyncInbox onBack={() => setInbox(false)} />;
-  if (printQueue) return <PrintQueue onBack={() => setPrintQueue(false)} />;
-  if (order) return <Confirmation order={order} onNewSale={() => void startNewSale({ releaseHold: false, keepDate: true })} />;
+  // Back from a side screen: the cursor where the sale goes on.
+  if (lookup) return <OrderLookup onBack={backToSale} />;
+  if (inbox) return <SyncInbox onBack={backToSale} />;
+  if (printQueue) return <PrintQueue onBack={backToSale} />;
+  if (order) {
+    return (
+      <>
+        <Confirmation order={order} onNewSale={() => void newSale()} />
+        <p className="shortcuts">{t('boxOffice.keysDone')}</p>
+      </>
+    );
+  }
   return (
     <div className="box-office">
       {confirm.dialog}
@@ -99,7 +144,7 @@ export function BoxOffice() {
             </button>
           </div>
         )}
-        <p className="shortcuts">{t('shortcuts.hint')}</p>
+        <p className="shortcuts">{t('boxOffice.keys')}</p>
       </div>
     </div>
   );

@@ -1,17 +1,19 @@
 import { useEffect, useState } from 'react';
 import type { Order } from '../../api/types';
 import { useConfirm } from '../../components/ConfirmDialog';
-import { DataTable } from '../../components/DataTable';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { ReceiptLines } from '../../components/ReceiptLines';
-import { formatDateTime, formatMoney, formatTime } from '../../format';
+import { formatDateTime, formatMoney } from '../../format';
 import { useLocale, useT, type Translate } from '../../i18n/i18n';
 import { useCatalog } from '../../stores/catalog';
 import { ordersStore, useOrders } from '../../stores/orders';
+import { PrintPanel } from '../shared/PrintPanel';
+import { TodaySales } from './TodaySales';
 
 /**
  * Staff find an order by its id or any ticket code — or pick it from today's sales — see the show, the
- * payment and the tickets, and cancel it with a refund after saying what goes back and how.
+ * payment and the tickets, reprint it or download its tickets PDF, and cancel it with a refund after saying
+ * what goes back and how.
  */
 export function OrderLookup({ onBack }: { onBack(): void }) {
   const t = useT();
@@ -21,12 +23,13 @@ export function OrderLookup({ onBack }: { onBack(): void }) {
   const searched = useOrders((state) => state.searched);
   const busy = useOrders((state) => state.busy);
   const error = useOrders((state) => state.error);
-  const today = useOrders((state) => state.today);
   const locations = useCatalog((state) => state.locations);
   const zoneOf = (order: Order) => order.event?.location.timeZone ?? locations.find((location) => location.id === order.event?.location.id)?.timeZone;
   const confirm = useConfirm(t);
   const actions = ordersStore.getState();
   useEffect(() => {
+    // Each visit starts with an empty search: no order of an earlier visit beside an empty field.
+    ordersStore.getState().cleared();
     void ordersStore.getState().todayRequested();
   }, []);
 
@@ -51,7 +54,7 @@ export function OrderLookup({ onBack }: { onBack(): void }) {
       >
         <label className="field">
           {t('lookup.label')}
-          <input id="lookup-query" type="search" autoComplete="off" value={query} onChange={(event) => setQuery(event.target.value)} />
+          <input id="lookup-query" type="search" autoComplete="off" autoFocus value={query} onChange={(event) => setQuery(event.target.value)} />
         </label>
         <button type="submit" className="primary" disabled={busy || !query.trim()}>
           {t('lookup.find')}
@@ -89,47 +92,23 @@ export function OrderLookup({ onBack }: { onBack(): void }) {
             ))}
           </ul>
           {found.status === 'confirmed' && (
-            <button type="button" className="danger" disabled={busy} onClick={() => void cancel(found)}>
-              {t('lookup.cancel')}
-            </button>
+            <>
+              <PrintPanel order={found} reprint />
+              <button type="button" className="danger" disabled={busy} onClick={() => void cancel(found)}>
+                {t('lookup.cancel')}
+              </button>
+            </>
           )}
         </article>
       )}
-      <section className="today" aria-labelledby="today-heading">
-        <h3 id="today-heading">{t('today.heading')}</h3>
-        {today.length === 0 ? (
-          <p className="hint">{t('today.none')}</p>
-        ) : (
-          <DataTable
-            className="today-list"
-            rows={today}
-            rowKey={(order) => order.id}
-            rowAttributes={(order) => ({ className: order.status === 'cancelled' ? 'is-cancelled' : undefined })}
-            columns={[
-              { heading: t('today.time'), cell: (order) => formatTime(order.createdAt, locale) },
-              { heading: t('today.show'), cell: (order) => (order.event ? `${order.event.name}, ${formatDateTime(order.event.startsAt, locale, zoneOf(order))}` : '—') },
-              {
-                heading: t('today.payment'),
-                cell: (order) => (
-                  <>
-                    {t(order.payment.method === 'cash' ? 'today.cash' : order.payment.method === 'card' ? 'today.card' : 'today.other')}
-                    {order.status === 'cancelled' && <> · {t('lookup.status.cancelled')}</>}
-                  </>
-                ),
-              },
-              { heading: t('total.label'), cell: (order) => formatMoney(order.total, locale) },
-              {
-                heading: t('today.order'),
-                cell: (order) => (
-                  <button type="button" className="link" onClick={() => actions.shown(order)}>
-                    {order.id}
-                  </button>
-                ),
-              },
-            ]}
-          />
-        )}
-      </section>
+      <TodaySales
+        onShow={(order) => {
+          // the field names the order on screen, not the one searched before
+          setQuery(order.id);
+          actions.shown(order);
+        }}
+      />
+      <p className="shortcuts">{t('boxOffice.keysLookup')}</p>
     </section>
   );
 }

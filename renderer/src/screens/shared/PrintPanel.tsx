@@ -13,12 +13,14 @@ import { useSession } from '../../stores/session';
  * is confirmed, without being asked, and says how it went; the box office prints on F9 (or the button) and
  * can download the tickets as a PDF (A4 or 80 mm) where there is no printer.
  */
-export function PrintPanel({ order }: { order: Order }) {
+export function PrintPanel({ order, reprint = false }: { order: Order; /** a looked-up order: the button says it prints again */ reprint?: boolean }) {
   const t = useT();
   const pt = usePrintT();
   const kiosk = useSession((state) => state.mode === 'kiosk');
   const job = usePrinting((state) => (state.orderId === order.id ? state.job : null));
   const error = usePrinting((state) => (state.orderId === order.id ? state.error : null));
+  // box office (#22): no printer set up is said, with the way out (the PDF), rather than nothing at all
+  const noPrinter = usePrinting((state) => state.orderId === order.id && state.unavailable);
   const actions = printingStore.getState();
 
   useEffect(() => {
@@ -41,10 +43,16 @@ export function PrintPanel({ order }: { order: Order }) {
     <div className="print-panel no-print">
       <PrintStatus t={pt} job={job} forCustomer={kiosk} />
       {error && <ErrorAlert t={t} error={error} />}
+      {!kiosk && job && (job.state === 'failed' || (job.state === 'queued' && job.reason !== undefined)) && <p className="hint">{pt('print.failedWhat')}</p>}
+      {!kiosk && noPrinter && (
+        <p role="alert" className="print-status is-failed">
+          {pt('print.noPrinter')}
+        </p>
+      )}
       {!kiosk && (
         <div className="actions">
           <button type="button" id="print-order" onClick={() => void actions.printRequested(order.id)}>
-            {pt('print.button')}
+            {pt(reprint ? 'print.reprintOrder' : 'print.button')}
           </button>
           {order.tickets.length > 0 && (
             <>

@@ -5,6 +5,7 @@ import { GeneralAdmission, quantityKey, SeatMap, type Quantities } from '../../c
 import { useLocale, useT } from '../../i18n/i18n';
 import { cartStore, useCart, type TicketRequest } from '../../stores/cart';
 import { catalogStore, useCatalog } from '../../stores/catalog';
+import { useSession } from '../../stores/session';
 
 /**
  * Tickets of the chosen date. Seats go straight into a new cart (naming the previous one); quantities of
@@ -18,6 +19,7 @@ export function TicketPicker({ holdLabel, onDone, focusFirst = false }: { holdLa
   const inventory = useCatalog((state) => state.inventory);
   const cart = useCart((state) => state.cart);
   const busy = useCart((state) => state.busy);
+  const staff = useSession((state) => state.mode === 'boxOffice');
   const held = useMemo(() => heldHere(cart, inventory), [cart, inventory]);
   // Quantities being typed, until held; a new answer from the engine (a new cart) starts them afresh.
   const [draft, setDraft] = useState<{ from: Quantities; values: Quantities } | null>(null);
@@ -28,7 +30,8 @@ export function TicketPicker({ holdLabel, onDone, focusFirst = false }: { holdLa
   const shownFor = inventory?.occurrenceId;
   // Staff type quantities straight away: a new date puts the cursor in its first quantity.
   useEffect(() => {
-    if (focusFirst && shownFor) form.current?.querySelector<HTMLInputElement>('input[type="number"]')?.focus();
+    // box office (#22): a seated date puts it on the seat map (its one Tab stop) instead
+    if (focusFirst && shownFor) form.current?.querySelector<HTMLElement>('input[type="number"], .rows [tabindex="0"]')?.focus();
   }, [focusFirst, shownFor]);
 
   if (!inventory) return <p className="hint">{t('tickets.choose')}</p>;
@@ -86,6 +89,7 @@ export function TicketPicker({ holdLabel, onDone, focusFirst = false }: { holdLa
               area={area}
               chosen={held.seats}
               disabled={busy}
+              staff={staff}
               priceOptionId={seatPrice[area.id] ?? area.priceOptions[0]?.id ?? ''}
               onPriceOption={(priceOptionId) => setSeatPrice({ ...seatPrice, [area.id]: priceOptionId })}
               onSeat={(seat) => {

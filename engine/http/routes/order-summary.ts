@@ -1,0 +1,25 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { replies } from '../../contract/common';
+import { OrdersSummary, OrdersSummaryQuery } from '../../contract/order-summary';
+import { createOrderSummaryRepo } from '../../store/order-summary-repo';
+import type { EngineContext } from '../../use-cases/context';
+import { summarizeOrders } from '../../use-cases/summarize-orders';
+
+/** GET /orders/summary (scope orders:read): the box office's totals of today's sales, per currency. */
+export const orderSummaryRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = async (app, { ctx }) => {
+  const summaries = createOrderSummaryRepo(ctx.db);
+  app.get(
+    '/orders/summary',
+    {
+      config: { scope: 'orders:read' },
+      schema: {
+        tags: ['orders'],
+        operationId: 'summarizeOrders',
+        summary: 'What the orders made between two instants add up to, per currency (count, total, cancelled, net)',
+        querystring: OrdersSummaryQuery,
+        response: replies(200, OrdersSummary),
+      },
+    },
+    async (request) => ({ data: summarizeOrders(summaries, request.query) }),
+  );
+};
