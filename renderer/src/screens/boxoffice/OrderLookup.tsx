@@ -4,7 +4,8 @@ import { useConfirm } from '../../components/ConfirmDialog';
 import { DataTable } from '../../components/DataTable';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { ReceiptLines } from '../../components/ReceiptLines';
-import { formatDateTime, formatMoney, formatTime } from '../../format';
+import { formatMoney, formatTime } from '../../format';
+import { orderShowDate } from '../shared/gift-cards';
 import { useLocale, useT, type Translate } from '../../i18n/i18n';
 import { useCatalog } from '../../stores/catalog';
 import { ordersStore, useOrders } from '../../stores/orders';
@@ -71,7 +72,7 @@ export function OrderLookup({ onBack }: { onBack(): void }) {
           </p>
           {found.event && (
             <p className="show">
-              <strong>{found.event.name}</strong> · {formatDateTime(found.event.startsAt, locale, zoneOf(found))} · {found.event.location.name}
+              <strong>{found.event.name}</strong> · {[orderShowDate(found, locale, zoneOf(found)), found.event.location.name].filter(Boolean).join(' · ')}
             </p>
           )}
           <p className="paid">{paymentText(t, found, locale)}</p>
@@ -107,7 +108,7 @@ export function OrderLookup({ onBack }: { onBack(): void }) {
             rowAttributes={(order) => ({ className: order.status === 'cancelled' ? 'is-cancelled' : undefined })}
             columns={[
               { heading: t('today.time'), cell: (order) => formatTime(order.createdAt, locale) },
-              { heading: t('today.show'), cell: (order) => (order.event ? `${order.event.name}, ${formatDateTime(order.event.startsAt, locale, zoneOf(order))}` : '—') },
+              { heading: t('today.show'), cell: (order) => (order.event ? [order.event.name, orderShowDate(order, locale, zoneOf(order))].filter(Boolean).join(', ') : '—') },
               {
                 heading: t('today.payment'),
                 cell: (order) => (

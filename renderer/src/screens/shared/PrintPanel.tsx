@@ -39,8 +39,9 @@ export function PrintPanel({ order }: { order: Order }) {
 
   return (
     <div className="print-panel no-print">
-      <PrintStatus t={pt} job={job} forCustomer={kiosk} />
-      {error && <ErrorAlert t={t} error={error} />}
+      {/* the kiosk says how printing went at the top of its confirmation, in words for customers (KioskPrintNotice) */}
+      {!kiosk && <PrintStatus t={pt} job={job} forCustomer={false} />}
+      {!kiosk && error && <ErrorAlert t={t} error={error} />}
       {!kiosk && (
         <div className="actions">
           <button type="button" id="print-order" onClick={() => void actions.printRequested(order.id)}>
