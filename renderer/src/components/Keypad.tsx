@@ -9,7 +9,8 @@ const KEYS = ['1234567890', 'QWERTYUIOP', 'ASDFGHJKL', 'ZXCVBNM-_'];
  */
 export function Keypad({ t, value, onChange, maxLength = 64 }: { t: Translate; value: string; onChange(value: string): void; maxLength?: number }) {
   return (
-    <div className="keypad" role="group" aria-label={t('keypad.label')}>
+    // A tap does not take the focus from the field, so a scanner or keyboard can go on typing after it.
+    <div className="keypad" role="group" aria-label={t('keypad.label')} onMouseDown={(event) => event.preventDefault()}>
       {KEYS.map((row) => (
         <div key={row} className="keypad-row">
           {[...row].map((key) => (
