@@ -105,7 +105,7 @@ export function demoCatalog(): CatalogDocument {
       },
       {
         id: 'gift-card',
-        name: { en: 'Stadthalle Gift Card', de: 'Stadthalle-Gutscheinkarte', fr: 'Carte cadeau Stadthalle' },
+        name: { en: 'Stadthalle Gift Card', de: 'Stadthalle-Geschenkkarte', fr: 'Carte cadeau Stadthalle' },
         locationId: VENUE,
         kind: 'giftCard',
         occurrences: [
@@ -116,12 +116,12 @@ export function demoCatalog(): CatalogDocument {
             areas: [
               {
                 id: 'gift-card',
-                name: { en: 'Gift card', de: 'Gutscheinkarte', fr: 'Carte cadeau' },
+                name: { en: 'Gift card', de: 'Geschenkkarte', fr: 'Carte cadeau' },
                 seating: 'general',
                 priceOptions: [
-                  { id: 'gift-25', name: { en: '€25 gift card', de: 'Gutscheinkarte 25 €', fr: 'Carte cadeau 25 €' }, price: eur(2500) },
-                  { id: 'gift-50', name: { en: '€50 gift card', de: 'Gutscheinkarte 50 €', fr: 'Carte cadeau 50 €' }, price: eur(5000) },
-                  { id: 'gift-100', name: { en: '€100 gift card', de: 'Gutscheinkarte 100 €', fr: 'Carte cadeau 100 €' }, price: eur(10000) },
+                  { id: 'gift-25', name: { en: '€25 gift card', de: 'Geschenkkarte 25 €', fr: 'Carte cadeau 25 €' }, price: eur(2500) },
+                  { id: 'gift-50', name: { en: '€50 gift card', de: 'Geschenkkarte 50 €', fr: 'Carte cadeau 50 €' }, price: eur(5000) },
+                  { id: 'gift-100', name: { en: '€100 gift card', de: 'Geschenkkarte 100 €', fr: 'Carte cadeau 100 €' }, price: eur(10000) },
                 ],
                 inventoryItems: [{ id: 'gift-card', label: 'Gift card', capacity: 1_000_000 }],
               },

@@ -10,7 +10,7 @@ const LABELS = {
     cancelled: 'CANCELLED', thanks: 'Thank you!', ticketOf: 'Ticket {n} of {count}',
   },
   de: {
-    ticket: 'Eintrittskarte', giftCard: 'Gutschein', value: 'Wert', area: 'Bereich', seat: 'Platz', order: 'Bestellung', receipt: 'Beleg', total: 'Summe',
+    ticket: 'Eintrittskarte', giftCard: 'Geschenkkarte', value: 'Wert', area: 'Bereich', seat: 'Platz', order: 'Bestellung', receipt: 'Beleg', total: 'Summe',
     paidCard: 'Bezahlt mit Karte', paidCash: 'Bar bezahlt', paidExternal: 'Bezahlt', tendered: 'Gegeben', change: 'Rückgeld', refunded: 'Erstattet',
     cancelled: 'STORNIERT', thanks: 'Vielen Dank!', ticketOf: 'Karte {n} von {count}',
   },

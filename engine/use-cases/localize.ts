@@ -18,7 +18,7 @@ type Item = Cart['items'][number];
 type Line = Cart['receiptLines'][number];
 
 /** How a voucher's receipt line starts (engine/domain/pricing.ts writes the English one). */
-const VOUCHER: Record<NameLanguage, string> = { en: 'Voucher', de: 'Gutschein', fr: 'Code promo' };
+const VOUCHER: Record<NameLanguage, string> = { en: 'Voucher', de: 'Rabattcode', fr: 'Code promo' };
 
 interface Namer {
   item(item: Item): string;

@@ -36,7 +36,7 @@ describe('cart and order lines in the request language', () => {
       '2 × Stehplatz — Erwachsene',
       '1 × Stehplatz — Studierende',
       '1 × Parken',
-      'Gutschein WELCOME10',
+      'Rabattcode WELCOME10',
     ]);
 
     const [de, fr, en] = await Promise.all([readCart(created.id, 'de'), readCart(created.id, 'fr'), readCart(created.id, 'en')]);

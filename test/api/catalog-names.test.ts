@@ -28,7 +28,7 @@ describe('translated catalog names', () => {
   };
 
   it('GET /events answers the names in the Accept-Language; English without one, and for a language the catalog lacks', async () => {
-    expect(await events('de')).toEqual(['Midnight Brass — live im Konzert', 'Der Sturm', 'Stadthalle-Gutscheinkarte']);
+    expect(await events('de')).toEqual(['Midnight Brass — live im Konzert', 'Der Sturm', 'Stadthalle-Geschenkkarte']);
     expect(await events('fr-FR,fr;q=0.9')).toEqual(['Midnight Brass — en concert', 'La Tempête', 'Carte cadeau Stadthalle']);
     expect(await events()).toEqual(['Midnight Brass — Live in Concert', 'The Tempest', 'Stadthalle Gift Card']);
     expect(await events('es')).toEqual(['Midnight Brass — Live in Concert', 'The Tempest', 'Stadthalle Gift Card']);

@@ -413,14 +413,14 @@ describe('box office against the real engine', () => {
     await page.getByRole('button', { name: 'Mit Karte zahlen', exact: true }).waitFor();
     await page.getByRole('button', { name: 'Bar zahlen', exact: true }).waitFor();
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('de');
-    await page.getByRole('textbox', { name: 'Gutscheincode' }).fill('NOPE');
+    await page.getByRole('textbox', { name: 'Rabattcode' }).fill('NOPE');
     const refused = await answer<ErrorView>(page, 'POST', /\/vouchers$/, () => page.getByRole('button', { name: 'Einlösen', exact: true }).click());
     expect(refused.status).toBe(400);
     expect(refused.body.error.code).toBe('INVALID_VOUCHER');
     const english = await ui.engine.request<ErrorView>('POST', `/carts/${cart.id}/vouchers`, { body: { code: 'NOPE' }, headers: { 'accept-language': 'en' } });
     expect(english.body.error.code).toBe('INVALID_VOUCHER');
     expect(refused.body.error.message).not.toBe(english.body.error.message);
-    expect(refused.body.error.message).toMatch(/Gutschein/);
+    expect(refused.body.error.message).toMatch(/Rabattcode/);
     await alertWith(page, refused.body.error.message).waitFor();
     await screenshot(page, 'box-office-10-german-error');
     await expectAccessible(page, 'German UI with an engine error');

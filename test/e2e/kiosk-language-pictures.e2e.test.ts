@@ -64,8 +64,8 @@ describe('kiosk in German with the catalog pictures', () => {
     // The chosen show's picture joins the banner.
     await expectDrawn(page.locator('.kiosk-banner').getByRole('img', { name: 'Midnight Brass — live im Konzert' }));
     const standing = await visible(page.getByRole('region', { name: 'Stehplatz' }));
-    await standing.getByRole('button', { name: 'Ein Erwachsene mehr' }).click();
-    await standing.getByRole('button', { name: 'Ein Erwachsene mehr' }).click();
+    await standing.getByRole('button', { name: 'Eins mehr: Erwachsene' }).click();
+    await standing.getByRole('button', { name: 'Eins mehr: Erwachsene' }).click();
     await page.getByRole('button', { name: 'Weiter', exact: true }).click();
     await visible(page.getByRole('heading', { name: 'Prüfen und bezahlen' }));
     await page.getByRole('button', { name: 'Parken hinzufügen' }).click();

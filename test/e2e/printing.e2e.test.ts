@@ -166,16 +166,18 @@ describe('printing from the UI to an ESC/POS printer', () => {
     expect((await jobsOf(ui, orderId)).map((job) => job.state)).toEqual(['done']);
   }, 90_000);
 
-  it('kiosk: when the printer is down, tells the customer and gives the code to show staff', async () => {
+  it('kiosk: when the printer is down, tells the customer where to get the tickets and gives the code to show staff', async () => {
     await printer.off();
     const page = await ui.open('kiosk', 'mode=kiosk&idle=300');
     await kioskCardSale(page);
     const orderId = await orderIdOnScreen(page);
-    const alert = page.getByRole('alert').filter({ hasText: 'The printer has a problem. Please show this code to staff:' });
+    const alert = page.getByRole('alert').filter({ hasText: 'Your tickets are not printed: the printer has a problem.' });
     await alert.waitFor({ timeout: 15_000 });
     const [job] = await jobsOf(ui, orderId);
     expect(job).toMatchObject({ state: 'queued' });
-    expect((await alert.textContent())?.trim()).toBe(`The printer has a problem. Please show this code to staff: ${job?.code ?? '?'}`);
+    const told = (await alert.innerText()).replace(/\s+/g, ' ').trim();
+    expect(told).toContain(`Please show your order number ${orderId} at the box office to get your tickets.`);
+    expect(told).toContain(`Code for staff: ${job?.code ?? '?'}`);
     await screenshot(page, 'printing-kiosk-printer-down');
     await expectAccessible(page, 'kiosk confirmation, printer down');
     await printer.on();

@@ -89,6 +89,7 @@ describe('an engine restart during a sale', () => {
     const orderId = /ord_[A-Za-z0-9_-]+/.exec((await heading.textContent()) ?? '')?.[0] ?? '';
     const stored = await ui.engine.request<{ data: Order }>('GET', `/orders/${orderId}`);
     expect(stored.body.data).toMatchObject({ cartId: cart.id, status: 'confirmed', payment: { method: 'card', status: 'captured' } });
-    expect(await page.getByRole('alert').count()).toBe(0);
+    // No error left over from the restart (this engine has no printer: the kiosk says so, kiosk-printing.e2e).
+    expect(await page.getByRole('alert').filter({ hasNotText: 'Your tickets could not be printed.' }).count()).toBe(0);
   });
 });

@@ -110,7 +110,8 @@ describe('each mode at the other screen size', () => {
       const orderId = await orderIdShown(page);
       const order = await ui.engine.request<{ data: Order }>('GET', `/orders/${orderId}`);
       expect(order.body.data).toMatchObject({ cartId: created.body.data.id, status: 'confirmed', total: { amount: 2900, currency: 'EUR' } });
-      expect(await page.getByRole('alert').count()).toBe(0);
+      // No error left over from the restart (this engine has no printer: the kiosk says so, kiosk-printing.e2e).
+      expect(await page.getByRole('alert').filter({ hasNotText: 'Your tickets could not be printed.' }).count()).toBe(0);
     });
   });
 

@@ -31,6 +31,8 @@ interface Call {
   readonly timeoutMs?: number;
   /** answer the Response itself, unread (a PDF download) */
   readonly raw?: boolean;
+  /** 5xx error codes answered at once rather than retried: someone is waiting and a retry is one tap away */
+  readonly answerAtOnce?: readonly string[];
 }
 
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -95,7 +97,7 @@ export function createClient(options: ClientOptions) {
         }
       }
       const delay = call.once ? undefined : retryDelay(outcome, retries, call.repeatable);
-      if (delay !== undefined) {
+      if (delay !== undefined && !(response && call.answerAtOnce && call.answerAtOnce.includes(await errorCode(response)))) {
         await sleep(delay);
         continue;
       }
@@ -122,7 +124,13 @@ export function createClient(options: ClientOptions) {
       data(request<{ data: Inventory }>('GET', `/occurrences/${encodeURIComponent(occurrenceId)}/inventory${q(currency)}`, read)),
     createCart: (body: CreateCart) => data(request<{ data: Cart }>('POST', '/carts', write(body))),
     cart: (cartId: string, currency?: string) => data(request<{ data: Cart }>('GET', `${c(cartId)}${q(currency)}`, read)),
-    switchCurrency: (cartId: string, currency: string) => data(request<{ data: Cart }>('PATCH', c(cartId), write({ currency }))),
+    /**
+     * A currency with no rate (503 CURRENCY_TEMPORARILY_UNAVAILABLE) is said at once instead of after the 1 + 2 + 4 s
+     * of retries spec §7.4 allows: a rate comes with a catalog or rates update, not within seconds, and the
+     * person at the screen can choose the currency again (docs/notes-kiosk.md).
+     */
+    switchCurrency: (cartId: string, currency: string) =>
+      data(request<{ data: Cart }>('PATCH', c(cartId), { ...write({ currency }), answerAtOnce: ['CURRENCY_TEMPORARILY_UNAVAILABLE'] })),
     releaseCart: (cartId: string) => request<undefined>('DELETE', c(cartId), read),
     addExtras: (cartId: string, items: { extraId: string; quantity: number }[]) =>
       data(request<{ data: Cart }>('POST', `${c(cartId)}/items`, write({ items }))),
@@ -163,6 +171,12 @@ export function createClient(options: ClientOptions) {
 }
 
 export type ApiClient = ReturnType<typeof createClient>;
+
+/** The error code of an answer in the error envelope (read from a copy: the answer stays unread). */
+async function errorCode(response: Response): Promise<string> {
+  const body: unknown = await response.clone().json().catch(() => undefined);
+  return isErrorBody(body) ? body.error.code : '';
+}
 
 function isErrorBody(body: unknown): body is ErrorBody {
   return typeof body === 'object' && body !== null && 'error' in body && typeof body.error === 'object' && body.error !== null && 'code' in body.error;

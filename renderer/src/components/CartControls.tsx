@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { Cart } from '../api/types';
 import { formatMoney } from '../format';
 import type { Translate } from '../i18n/i18n';
@@ -27,12 +27,20 @@ interface VoucherProps {
   onApply(code: string): Promise<boolean>;
   onRemove(code: string): void;
   disabled?: boolean;
-  /** kiosk: the code is tapped in on an on-screen keypad (the field is read-only: no system keyboard) */
+  /**
+   * kiosk: the code is tapped in on an on-screen keypad. The field takes typing too — a hardware keyboard or a
+   * keyboard-wedge barcode scanner (contract §9) — with `inputmode="none"`, so no system keyboard pops up; it
+   * has the focus as soon as it shows, so a scan lands in it without a tap.
+   */
   keypad?: boolean;
 }
 
 export function VoucherForm({ t, vouchers, onApply, onRemove, disabled, keypad = false }: VoucherProps) {
   const [code, setCode] = useState('');
+  const field = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (keypad) field.current?.focus();
+  }, [keypad]);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (code.trim() && (await onApply(code))) setCode('');
@@ -41,25 +49,32 @@ export function VoucherForm({ t, vouchers, onApply, onRemove, disabled, keypad =
     <form className="voucher" onSubmit={submit}>
       <label className="field">
         {t('voucher.label')}
-        <input id="voucher-code" type="text" autoComplete="off" readOnly={keypad} value={code} onChange={(event) => setCode(event.target.value)} />
+        <input ref={field} id="voucher-code" type="text" autoComplete="off" {...(keypad && { inputMode: 'none' as const })} value={code} onChange={(event) => setCode(event.target.value)} />
       </label>
-      {keypad && <Keypad t={t} value={code} onChange={setCode} />}
       <button type="submit" disabled={disabled || !code.trim()}>
         {t('voucher.apply')}
       </button>
-      {vouchers.length > 0 && (
-        <ul className="chips">
-          {vouchers.map((voucher) => (
-            <li key={voucher.code}>
-              {voucher.code}{' '}
-              <button type="button" className="link" aria-label={t('voucher.remove', { code: voucher.code })} onClick={() => onRemove(voucher.code)}>
-                ×
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      {/* below the field and Apply, so both stay in sight above the kiosk's bottom bar while keys are tapped */}
+      {keypad && <Keypad t={t} value={code} onChange={setCode} />}
+      <VoucherChips t={t} vouchers={vouchers} onRemove={onRemove} />
     </form>
+  );
+}
+
+/** The vouchers in the cart, each with its remove button. */
+export function VoucherChips({ t, vouchers, onRemove }: Pick<VoucherProps, 't' | 'vouchers' | 'onRemove'>) {
+  if (vouchers.length === 0) return null;
+  return (
+    <ul className="chips">
+      {vouchers.map((voucher) => (
+        <li key={voucher.code}>
+          {voucher.code}{' '}
+          <button type="button" className="link" aria-label={t('voucher.remove', { code: voucher.code })} onClick={() => onRemove(voucher.code)}>
+            ×
+          </button>
+        </li>
+      ))}
+    </ul>
   );
 }
 

@@ -4,11 +4,13 @@ const KEYS = ['1234567890', 'QWERTYUIOP', 'ASDFGHJKL', 'ZXCVBNM-_'];
 
 /**
  * An on-screen keypad for a kiosk without a keyboard: voucher codes are letters, digits, - and _. The text
- * field it fills is read-only, so no system keyboard pops up over the screen.
+ * field it fills has `inputmode="none"`, so no system keyboard pops up over the screen, yet it still takes
+ * a hardware keyboard's or a barcode scanner's typing.
  */
 export function Keypad({ t, value, onChange, maxLength = 64 }: { t: Translate; value: string; onChange(value: string): void; maxLength?: number }) {
   return (
-    <div className="keypad" role="group" aria-label={t('keypad.label')}>
+    // A tap does not take the focus from the field, so a scanner or keyboard can go on typing after it.
+    <div className="keypad" role="group" aria-label={t('keypad.label')} onMouseDown={(event) => event.preventDefault()}>
       {KEYS.map((row) => (
         <div key={row} className="keypad-row">
           {[...row].map((key) => (

@@ -14,17 +14,26 @@ interface GeneralProps {
   area: Area;
   quantities: Quantities;
   onQuantity(key: string, quantity: number): void;
+  /**
+   * At most this many in the whole area, all price options together (gift cards: one per cart). Such an area
+   * shows no availability count — a gift card's "capacity" is a catalog formality, not stock a buyer weighs.
+   */
+  limit?: number;
 }
 
-export function GeneralAdmission({ t, locale, area, quantities, onQuantity }: GeneralProps) {
+export function GeneralAdmission({ t, locale, area, quantities, onQuantity, limit }: GeneralProps) {
+  const chosen = limit === undefined ? 0 : Object.entries(quantities).reduce((sum, [key, quantity]) => (area.inventoryItems.some((item) => key.startsWith(`${item.id}|`)) ? sum + quantity : sum), 0);
   return (
     <div className="general">
       {area.inventoryItems.map((item) => (
         <div key={item.id} className="inventory-item">
-          <p className="availability">{item.available > 0 ? t('tickets.available', { count: item.available }) : t('tickets.soldOut')}</p>
+          {(limit === undefined || item.available <= 0) && (
+            <p className="availability">{item.available > 0 ? t('tickets.available', { count: item.available }) : t('tickets.soldOut')}</p>
+          )}
           {area.priceOptions.map((option) => {
             const key = quantityKey(item.id, option.id);
             const quantity = quantities[key] ?? 0;
+            const most = Math.min(100, item.available + quantity, limit === undefined ? 100 : limit - chosen + quantity);
             return (
               <div key={option.id} className="price-option">
                 <label htmlFor={`qty-${key}`}>
@@ -38,16 +47,16 @@ export function GeneralAdmission({ t, locale, area, quantities, onQuantity }: Ge
                     id={`qty-${key}`}
                     type="number"
                     min={0}
-                    max={Math.min(100, item.available + quantity)}
+                    max={most}
                     aria-label={option.name}
                     value={quantity}
                     onFocus={(event) => event.target.select()}
                     onChange={(event) => {
                       const next = Number(event.target.value);
-                      if (Number.isInteger(next) && next >= 0) onQuantity(key, next);
+                      if (Number.isInteger(next) && next >= 0) onQuantity(key, limit === undefined ? next : Math.min(next, most));
                     }}
                   />
-                  <button type="button" className="round" aria-label={t('tickets.more', { name: option.name })} onClick={() => onQuantity(key, quantity + 1)}>
+                  <button type="button" className="round" aria-label={t('tickets.more', { name: option.name })} disabled={limit !== undefined && quantity >= most} onClick={() => onQuantity(key, quantity + 1)}>
                     +
                   </button>
                 </span>

@@ -164,7 +164,7 @@ export const en = {
   'cash.emptyIsExact': "Leave empty for the exact amount.",
   'confirm.paidOther': "Paid",
   'confirm.done': "Done",
-  'confirm.backToStart': "Back to the start in {seconds} s. Please take your tickets.",
+  'confirm.backToStart': "Back to the start in {seconds} s.",
   'confirm.backToStartLabel': "Back to the start",
   'keypad.label': "Keypad",
   'keypad.delete': "Delete",
@@ -203,6 +203,14 @@ export const en = {
   'sync.keyRejected': 'The upstream refuses this terminal’s sync key: orders wait until an administrator fixes it.',
   'sync.seconds': '{count} s',
   'sync.minutes': '{count} min',
+  // kiosk (#22)
+  'giftCards.heading': "Gift cards",
+  'currency.converting': "Converting to {currency}…",
+  'kiosk.currencyUnavailable': "Prices in {currency} are not available right now. Your total stays in {base}.",
+  'kioskPrint.notPrinted': "Your tickets could not be printed.",
+  'kioskPrint.printerTrouble': "Your tickets are not printed: the printer has a problem.",
+  'kioskPrint.where': "Please show your order number {order} at the box office to get your tickets. You can also take a photo of the QR codes below.",
+  'kioskPrint.staffCode': "Code for staff: {code}",
 } as const;
 
 export type MessageKey = keyof typeof en;

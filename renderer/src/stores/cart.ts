@@ -18,6 +18,8 @@ export interface CartState {
   expired: boolean;
   /** the currency to price in before a cart exists, and to create the next one in */
   currency: string | undefined;
+  /** the currency the cart is being converted to, while the engine reprices it (the UI shows progress) */
+  converting: string | null;
   ticketsChosen(items: TicketRequest[]): Promise<void>;
   extraAdded(extraId: string): Promise<void>;
   extraChanged(itemId: string, quantity: number): Promise<void>;
@@ -33,7 +35,7 @@ export interface CartState {
   reset(): void;
 }
 
-const initial = { cart: null, busy: false, error: null, expired: false, currency: undefined };
+const initial = { cart: null, busy: false, error: null, expired: false, currency: undefined, converting: null };
 
 export const cartStore = createStore<CartState>()((set, get) => {
   /** Runs one call that answers a cart; a gone cart means a fresh start, other errors are shown. */
@@ -71,9 +73,9 @@ export const cartStore = createStore<CartState>()((set, get) => {
     voucherRemoved: (code) => withCart((cart) => api().removeVoucher(cart.id, code)).then(() => undefined),
     async currencyChosen(currency) {
       const previous = get().currency;
-      set({ currency });
+      set({ currency, converting: currency });
       const ok = await withCart((cart) => api().switchCurrency(cart.id, currency));
-      if (!ok) set({ currency: previous });
+      set({ converting: null, ...(!ok && { currency: previous }) });
     },
     async released() {
       const cart = get().cart;

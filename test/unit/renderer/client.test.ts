@@ -432,7 +432,30 @@ describe('client against a real engine', () => {
     expect(recoveryFor(error)).toBe('start-over');
   });
 
-  it('a real 503 (currency CHF, no rate): 4 attempts, then ApiError CURRENCY_TEMPORARILY_UNAVAILABLE, recovery retry-later', async () => {
+  it('a real 503 (currency CHF, no rate) on a read: 4 attempts, then ApiError CURRENCY_TEMPORARILY_UNAVAILABLE, recovery retry-later', async () => {
+    const cart = await realClient().createCart({ items: [standing(1)] });
+    const seen: { method: string; status: number }[] = [];
+    const waits: number[] = [];
+    const counting: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      seen.push({ method: init?.method ?? 'GET', status: response.status });
+      return response;
+    };
+    const client = realClient({
+      fetch: counting,
+      sleep: (ms) => {
+        waits.push(ms);
+        return Promise.resolve();
+      },
+    });
+    const error = await rejection(client.cart(cart.id, 'CHF'));
+    expect([error.status, error.type, error.code]).toEqual([503, 'SERVICE_UNAVAILABLE', 'CURRENCY_TEMPORARILY_UNAVAILABLE']);
+    expect(recoveryFor(error)).toBe('retry-later');
+    expect(seen).toEqual(Array(4).fill({ method: 'GET', status: 503 }));
+    expect(waits).toEqual([1000, 2000, 4000]);
+  });
+
+  it('a currency switch answered 503 CURRENCY_TEMPORARILY_UNAVAILABLE is said at once: one attempt, no wait (someone is waiting)', async () => {
     const cart = await realClient().createCart({ items: [standing(1)] });
     const seen: { method: string; status: number }[] = [];
     const waits: number[] = [];
@@ -450,9 +473,9 @@ describe('client against a real engine', () => {
     });
     const error = await rejection(client.switchCurrency(cart.id, 'CHF'));
     expect([error.status, error.type, error.code]).toEqual([503, 'SERVICE_UNAVAILABLE', 'CURRENCY_TEMPORARILY_UNAVAILABLE']);
-    expect(recoveryFor(error)).toBe('retry-later');
-    expect(seen).toEqual(Array(4).fill({ method: 'PATCH', status: 503 }));
-    expect(waits).toEqual([1000, 2000, 4000]);
+    expect(error.details).toMatchObject({ currency: 'CHF' });
+    expect(seen).toEqual([{ method: 'PATCH', status: 503 }]);
+    expect(waits).toEqual([]);
     // the cart keeps its currency
     expect((await client.cart(cart.id)).currency).toBe('EUR');
   });

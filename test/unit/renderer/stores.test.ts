@@ -272,7 +272,7 @@ describe('cart store', () => {
     expect(seen.filter((request) => request.method === 'PATCH').map((request) => request.body)).toEqual([{ currency: 'USD' }, { currency: 'JPY' }]);
   });
 
-  it('currencyChosen("CHF"): 503 after the client retries, the previous currency stays, error CURRENCY_TEMPORARILY_UNAVAILABLE', async () => {
+  it('currencyChosen("CHF"): 503 at once (no retries for a missing rate), the previous currency stays, error CURRENCY_TEMPORARILY_UNAVAILABLE', async () => {
     await cartStore.getState().ticketsChosen([standing(1)]);
     await cartStore.getState().currencyChosen('GBP');
     const gbp = heldCart();
@@ -286,9 +286,9 @@ describe('cart store', () => {
     expect(state.cart).toEqual(gbp);
     expect([state.error?.status, state.error?.code]).toEqual([503, 'CURRENCY_TEMPORARILY_UNAVAILABLE']);
     expect(state.error && recoveryFor(state.error)).toBe('retry-later');
-    expect([state.busy, state.expired]).toEqual([false, false]);
-    expect(seen.map((request) => `${request.method} ${request.status}`)).toEqual(Array(4).fill('PATCH 503'));
-    expect(waits).toEqual([1000, 2000, 4000]);
+    expect([state.busy, state.expired, state.converting]).toEqual([false, false, null]);
+    expect(seen.map((request) => `${request.method} ${request.status}`)).toEqual(['PATCH 503']);
+    expect(waits).toEqual([]);
     expect(await engineCart(engine, gbp.id)).toEqual({ status: 200, cart: gbp });
   });
 

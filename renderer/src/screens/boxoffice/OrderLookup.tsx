@@ -3,7 +3,8 @@ import type { Order } from '../../api/types';
 import { useConfirm } from '../../components/ConfirmDialog';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { ReceiptLines } from '../../components/ReceiptLines';
-import { formatDateTime, formatMoney } from '../../format';
+import { formatMoney } from '../../format';
+import { orderShowDate } from '../shared/gift-cards';
 import { useLocale, useT, type Translate } from '../../i18n/i18n';
 import { useCatalog } from '../../stores/catalog';
 import { ordersStore, useOrders } from '../../stores/orders';
@@ -74,7 +75,7 @@ export function OrderLookup({ onBack }: { onBack(): void }) {
           </p>
           {found.event && (
             <p className="show">
-              <strong>{found.event.name}</strong> · {formatDateTime(found.event.startsAt, locale, zoneOf(found))} · {found.event.location.name}
+              <strong>{found.event.name}</strong> · {[orderShowDate(found, locale, zoneOf(found)), found.event.location.name].filter(Boolean).join(' · ')}
             </p>
           )}
           <p className="paid">{paymentText(t, found, locale)}</p>

@@ -1,6 +1,7 @@
 import type { Order } from '../../api/types';
 import { DataTable } from '../../components/DataTable';
-import { formatDateTime, formatMoney, formatTime } from '../../format';
+import { formatMoney, formatTime } from '../../format';
+import { orderShowDate } from '../shared/gift-cards';
 import { useLocale, useT } from '../../i18n/i18n';
 import { useCatalog } from '../../stores/catalog';
 import { ordersStore, useOrders } from '../../stores/orders';
@@ -55,7 +56,7 @@ export function TodaySales({ onShow }: { onShow(order: Order): void }) {
             rowAttributes={(order) => ({ className: order.status === 'cancelled' ? 'is-cancelled' : undefined })}
             columns={[
               { heading: t('today.time'), cell: (order) => formatTime(order.createdAt, locale, venueZone) },
-              { heading: t('today.show'), cell: (order) => (order.event ? `${order.event.name}, ${formatDateTime(order.event.startsAt, locale, zoneOf(order))}` : '—') },
+              { heading: t('today.show'), cell: (order) => (order.event ? [order.event.name, orderShowDate(order, locale, zoneOf(order))].filter(Boolean).join(', ') : '—') },
               {
                 heading: t('today.payment'),
                 cell: (order) => (

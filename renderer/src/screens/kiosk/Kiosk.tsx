@@ -23,6 +23,8 @@ type Step = 'attract' | 'event' | 'tickets' | 'pay';
 const STEPS = ['event', 'tickets', 'pay'] as const;
 /** the confirmation goes back to the start screen after this long */
 export const CONFIRMATION_SECONDS = 20;
+/** …and after this long when the tickets were not printed: time to note the order number for the box office */
+export const NOT_PRINTED_SECONDS = 60;
 
 /**
  * Self-service on a portrait touch screen: an attract screen with the languages, then always the same three
@@ -33,6 +35,8 @@ export function Kiosk() {
   const t = useT();
   const locale = useLocale();
   const [step, setStep] = useState<Step>('attract');
+  // The pay step puts its Pay by card button in the fixed bottom bar, always in sight.
+  const [actionSlot, setActionSlot] = useState<HTMLDivElement | null>(null);
   const idleSeconds = useSession((state) => state.idleSeconds);
   const cart = useCart((state) => state.cart);
   const expired = useCart((state) => state.expired);
@@ -73,7 +77,7 @@ export function Kiosk() {
   if (order) {
     return (
       <main className="kiosk">
-        <Confirmation order={order} onNewSale={startOver} returnInSeconds={CONFIRMATION_SECONDS} />
+        <Confirmation order={order} onNewSale={startOver} returnInSeconds={CONFIRMATION_SECONDS} returnInSecondsIfNotPrinted={NOT_PRINTED_SECONDS} />
       </main>
     );
   }
@@ -99,9 +103,10 @@ export function Kiosk() {
         )}
         {step === 'event' && <EventList pictures onChosen={() => setStep('tickets')} />}
         {step === 'tickets' && <TicketPicker holdLabel={t('kiosk.continue')} onDone={() => setStep('pay')} />}
-        {step === 'pay' && (cart ? <KioskPay /> : <p className="hint">{t('cart.empty')}</p>)}
+        {step === 'pay' && (cart ? <KioskPay actionSlot={actionSlot} /> : <p className="hint">{t('cart.empty')}</p>)}
       </div>
       <div className="kiosk-bar">
+        {step === 'pay' && cart && <div ref={setActionSlot} className="kiosk-action-slot" />}
         {cart && (
           <div className="kiosk-summary">
             <HoldTimer t={t} expiresAt={cart.expiresAt} onExpired={onExpired} />

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { CurrencySelect, ExtrasList, VoucherForm } from '../../components/CartControls';
+import { createPortal } from 'react-dom';
+import { CurrencySelect, ExtrasList, VoucherChips, VoucherForm } from '../../components/CartControls';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { ReceiptLines } from '../../components/ReceiptLines';
 import { outcomeKey } from '../../components/test-cards';
@@ -8,13 +9,16 @@ import { useLocale, useT } from '../../i18n/i18n';
 import { cartStore, useCart } from '../../stores/cart';
 import { checkoutStore, useCheckout } from '../../stores/checkout';
 import { useSession } from '../../stores/session';
+import { CurrencyProgress } from '../shared/CurrencyProgress';
 
 /**
- * The kiosk's last step: what is in the cart, extras, a voucher on the on-screen keypad, the currency, and
- * one big `Pay by card` button — the card reader then asks the customer to tap or insert. While the
- * simulated provider is in use, its outcomes are offered in `Test card`, named by outcome, never by token.
+ * The kiosk's last step: what is in the cart, extras, a voucher on the on-screen keypad (or typed, or
+ * scanned), the currency, and one big `Pay by card` button — the card reader then asks the customer to tap
+ * or insert. The button, its prompt and a payment error sit in the kiosk's fixed bottom bar (`actionSlot`),
+ * so they stay in sight however long the review gets (an open keypad, many extras, a landscape screen).
+ * While the simulated provider is in use, its outcomes are offered in `Test card`, named by outcome.
  */
-export function KioskPay() {
+export function KioskPay({ actionSlot }: { actionSlot: HTMLElement | null }) {
   const t = useT();
   const locale = useLocale();
   const cart = useCart((state) => state.cart);
@@ -32,11 +36,38 @@ export function KioskPay() {
   // A real provider's reader supplies the card itself; only the simulator needs a test card chosen here.
   const token = testTokens[card] ?? testTokens[0];
   const busy = phase !== 'idle' || cartBusy;
+  // No rate for the chosen currency: said beside the currency, in words for the customer.
+  const noRate = cartError?.code === 'CURRENCY_TEMPORARILY_UNAVAILABLE';
+  // Vouchers apply to tickets only (spec): a gift card's cart offers no voucher entry.
+  const giftCard = cart.items.some((item) => item.type === 'giftCard');
+  // The keypad closes once its code is in the cart: the customer's next tap is Pay by card.
+  const applyVoucher = async (code: string) => {
+    const applied = await actions.voucherApplied(code);
+    if (applied) setVoucherOpen(false);
+    return applied;
+  };
+  const removeVoucher = (code: string) => void actions.voucherRemoved(code);
+
+  const payAction = (
+    <div className="kiosk-action">
+      {error && <ErrorAlert t={t} error={error} customer onDismiss={checkout.errorDismissed} {...(error.code === 'PAYMENT_PROVIDER_UNAVAILABLE' && { onRetry: () => void checkout.retried() })} />}
+      {phase === 'paying' ? (
+        <p role="status" className="card-prompt">
+          {t('kiosk.tapCardNow')}
+        </p>
+      ) : (
+        <p className="card-prompt">{t('kiosk.tapCardHint')}</p>
+      )}
+      <button type="button" id="pay-card" className="primary huge pay-button" disabled={busy || !token} onClick={() => token && void checkout.cardPaid(token)}>
+        {t('pay.card')}
+      </button>
+    </div>
+  );
 
   return (
-    <section className="kiosk-pay" aria-labelledby="review-heading">
+    <section className="kiosk-pay" aria-labelledby="review-heading" aria-busy={cartBusy}>
       <h2 id="review-heading">{t('kiosk.review')}</h2>
-      {cartError && <ErrorAlert t={t} error={cartError} customer onDismiss={actions.errorDismissed} />}
+      {cartError && !noRate && <ErrorAlert t={t} error={cartError} customer onDismiss={actions.errorDismissed} />}
       <ReceiptLines lines={cart.receiptLines} locale={locale} heading={t('receipt.heading')} />
       <ExtrasList
         t={t}
@@ -49,17 +80,28 @@ export function KioskPay() {
       />
       <div className="kiosk-options">
         <CurrencySelect t={t} currencies={cart.options.currencies} value={cart.currency} disabled={busy} onChange={(currency) => void actions.currencyChosen(currency)} />
-        {voucherOpen || cart.vouchers.length > 0 ? (
-          <VoucherForm t={t} keypad vouchers={cart.vouchers} disabled={busy} onApply={actions.voucherApplied} onRemove={(code) => void actions.voucherRemoved(code)} />
+        <CurrencyProgress t={t} />
+        {cartError && noRate && (
+          <div role="alert" className="error" data-code={cartError.code}>
+            <p>{t('kiosk.currencyUnavailable', { currency: String(cartError.details['currency'] ?? ''), base: cart.currency })}</p>
+            <button type="button" className="secondary" onClick={actions.errorDismissed}>
+              {t('error.dismiss')}
+            </button>
+          </div>
+        )}
+        {giftCard ? null : voucherOpen ? (
+          <VoucherForm t={t} keypad vouchers={cart.vouchers} disabled={busy} onApply={applyVoucher} onRemove={removeVoucher} />
         ) : (
-          <button type="button" className="secondary big" onClick={() => setVoucherOpen(true)}>
-            {t('kiosk.haveVoucher')}
-          </button>
+          <>
+            <VoucherChips t={t} vouchers={cart.vouchers} onRemove={removeVoucher} />
+            <button type="button" className="secondary big" onClick={() => setVoucherOpen(true)}>
+              {t('kiosk.haveVoucher')}
+            </button>
+          </>
         )}
       </div>
-      <div className="card-step">
-        {error && <ErrorAlert t={t} error={error} customer onDismiss={checkout.errorDismissed} {...(error.code === 'PAYMENT_PROVIDER_UNAVAILABLE' && { onRetry: () => void checkout.retried() })} />}
-        {testTokens.length > 0 && (
+      {testTokens.length > 0 && (
+        <div className="card-step">
           <label className="field">
             {t('card.testCard')}
             <select aria-label={t('card.testCard')} value={card} disabled={busy} onChange={(event) => setCard(Number(event.target.value))}>
@@ -73,18 +115,9 @@ export function KioskPay() {
               })}
             </select>
           </label>
-        )}
-        {phase === 'paying' ? (
-          <p role="status" className="card-prompt">
-            {t('kiosk.tapCardNow')}
-          </p>
-        ) : (
-          <p className="card-prompt">{t('kiosk.tapCardHint')}</p>
-        )}
-        <button type="button" id="pay-card" className="primary huge pay-button" disabled={busy || !token} onClick={() => token && void checkout.cardPaid(token)}>
-          {t('pay.card')}
-        </button>
-      </div>
+        </div>
+      )}
+      {actionSlot ? createPortal(payAction, actionSlot) : payAction}
       {phase === 'challenge' && challenge && (
         <ThreeDSDialog t={t} url={challenge.url} reference={challenge.reference} onResult={checkout.challengeAnswered} onCancel={checkout.challengeCancelled} />
       )}

@@ -7,6 +7,7 @@ import { TotalLine } from '../../components/TotalLine';
 import { useLocale, useT } from '../../i18n/i18n';
 import { cartStore, useCart } from '../../stores/cart';
 import { catalogStore } from '../../stores/catalog';
+import { CurrencyProgress } from './CurrencyProgress';
 
 /** The held cart: countdown, receipt lines in order with their signs, total, and what can still change. */
 export function CartPanel({ extras = true, controls = true }: { extras?: boolean; controls?: boolean }) {
@@ -49,6 +50,7 @@ export function CartPanel({ extras = true, controls = true }: { extras?: boolean
           {controls && (
             <div className="cart-controls">
               <CurrencySelect t={t} currencies={cart.options.currencies} value={cart.currency} disabled={busy} onChange={(currency) => void currencySwitched(currency)} />
+              <CurrencyProgress t={t} />
               <VoucherForm t={t} vouchers={cart.vouchers} disabled={busy} onApply={actions.voucherApplied} onRemove={(code) => void actions.voucherRemoved(code)} />
             </div>
           )}

@@ -3,24 +3,28 @@ import type { Order } from '../../api/types';
 import { QrCode } from '../../components/QrCode';
 import { ReceiptLines } from '../../components/ReceiptLines';
 import { TotalLine } from '../../components/TotalLine';
-import { formatDateTime, formatMoney } from '../../format';
+import { formatMoney } from '../../format';
 import { useLocale, useT } from '../../i18n/i18n';
 import { useCatalog } from '../../stores/catalog';
 import { PrintPanel } from './PrintPanel';
 import { useSession } from '../../stores/session';
+import { KioskPrintNotice, useKioskPrintState } from '../kiosk/KioskPrintNotice';
+import { orderShowDate } from './gift-cards';
 
 interface Props {
   order: Order;
   onNewSale(): void;
   /** kiosk: back to the start on its own after this many seconds (and it says so) */
   returnInSeconds?: number;
+  /** kiosk: as long, when the tickets were not printed (the customer notes the order number) */
+  returnInSecondsIfNotPrinted?: number;
 }
 
 /**
  * Success: the order id, the show (event, date and time on the venue's clock, venue), one QR code per
  * ticket with its area and seat, gift-card codes, and a receipt laid out for 80 mm paper when printed.
  */
-export function Confirmation({ order, onNewSale, returnInSeconds }: Props) {
+export function Confirmation({ order, onNewSale, returnInSeconds, returnInSecondsIfNotPrinted = returnInSeconds }: Props) {
   const t = useT();
   const locale = useLocale();
   const payment = order.payment;
@@ -30,21 +34,30 @@ export function Confirmation({ order, onNewSale, returnInSeconds }: Props) {
   const venue = useCatalog((state) => state.locations.find((location) => location.id === show?.location.id));
   const timeZone = show?.location.timeZone ?? venue?.timeZone;
   const showName = catalogEvent?.name ?? show?.name;
-  const when = show && formatDateTime(show.startsAt, locale, timeZone);
+  // A gift card has no show date (its catalog entry carries a placeholder one): none is shown.
+  const when = orderShowDate(order, locale, timeZone);
   const where = venue?.name ?? show?.location.name;
 
   const kiosk = useSession((state) => state.mode === 'kiosk');
+  const printState = useKioskPrintState(order.id);
+  const notPrinted = kiosk && (printState === 'not-printed' || printState === 'printer-trouble');
+  const backInSeconds = notPrinted ? returnInSecondsIfNotPrinted : returnInSeconds;
   return (
     <article className="confirmation receipt-paper" aria-labelledby="confirmed-heading">
       <h2 id="confirmed-heading">
         {t('confirm.heading')} <span className="order-id">{order.id}</span>
       </h2>
-      {returnInSeconds !== undefined && <BackToStart seconds={returnInSeconds} onDone={onNewSale} />}
+      {kiosk && <KioskPrintNotice orderId={order.id} />}
+      {backInSeconds !== undefined && <BackToStart key={backInSeconds} seconds={backInSeconds} onDone={onNewSale} />}
       {show && (
         <p className="show">
           <strong className="show-name">{showName}</strong>
-          <br />
-          <span className="show-when">{when}</span>
+          {when && (
+            <>
+              <br />
+              <span className="show-when">{when}</span>
+            </>
+          )}
           <br />
           <span className="show-where">{where}</span>
         </p>
@@ -73,7 +86,7 @@ export function Confirmation({ order, onNewSale, returnInSeconds }: Props) {
                 <span className="code">{ticket.code}</span>
                 {show && (
                   <span className="ticket-show">
-                    {showName} · {when}
+                    {when ? `${showName} · ${when}` : showName}
                   </span>
                 )}
                 {where && <span className="ticket-venue">{where}</span>}

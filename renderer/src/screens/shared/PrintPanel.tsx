@@ -41,8 +41,9 @@ export function PrintPanel({ order, reprint = false }: { order: Order; /** a loo
 
   return (
     <div className="print-panel no-print">
-      <PrintStatus t={pt} job={job} forCustomer={kiosk} />
-      {error && <ErrorAlert t={t} error={error} />}
+      {/* the kiosk says how printing went at the top of its confirmation, in words for customers (KioskPrintNotice) */}
+      {!kiosk && <PrintStatus t={pt} job={job} forCustomer={false} />}
+      {!kiosk && error && <ErrorAlert t={t} error={error} />}
       {!kiosk && job && (job.state === 'failed' || (job.state === 'queued' && job.reason !== undefined)) && <p className="hint">{pt('print.failedWhat')}</p>}
       {!kiosk && noPrinter && (
         <p role="alert" className="print-status is-failed">

@@ -6,6 +6,7 @@ import { useLocale, useT } from '../../i18n/i18n';
 import { cartStore, useCart, type TicketRequest } from '../../stores/cart';
 import { catalogStore, useCatalog } from '../../stores/catalog';
 import { useSession } from '../../stores/session';
+import { GIFT_CARDS_PER_CART, isGiftCardEvent } from './gift-cards';
 
 /**
  * Tickets of the chosen date. Seats go straight into a new cart (naming the previous one); quantities of
@@ -17,6 +18,7 @@ export function TicketPicker({ holdLabel, onDone, focusFirst = false }: { holdLa
   const t = useT();
   const locale = useLocale();
   const inventory = useCatalog((state) => state.inventory);
+  const giftCards = useCatalog((state) => isGiftCardEvent(state.events.find((event) => event.id === state.inventory?.eventId)));
   const cart = useCart((state) => state.cart);
   const busy = useCart((state) => state.busy);
   const staff = useSession((state) => state.mode === 'boxOffice');
@@ -76,12 +78,19 @@ export function TicketPicker({ holdLabel, onDone, focusFirst = false }: { holdLa
       }}
     >
       {confirm.dialog}
-      <h2 id="tickets-heading">{t('tickets.heading')}</h2>
+      <h2 id="tickets-heading">{t(giftCards ? 'giftCards.heading' : 'tickets.heading')}</h2>
       {inventory.areas.map((area) => (
         <section key={area.id} className="area" aria-labelledby={`area-${area.id}`}>
           <h3 id={`area-${area.id}`}>{area.name}</h3>
           {area.seating === 'general' ? (
-            <GeneralAdmission t={t} locale={locale} area={area} quantities={quantities} onQuantity={(key, quantity) => setDraft({ from: held.quantities, values: { ...quantities, [key]: quantity } })} />
+            <GeneralAdmission
+              t={t}
+              locale={locale}
+              area={area}
+              quantities={quantities}
+              {...(giftCards && { limit: GIFT_CARDS_PER_CART })}
+              onQuantity={(key, quantity) => setDraft({ from: held.quantities, values: { ...quantities, [key]: quantity } })}
+            />
           ) : (
             <SeatMap
               t={t}
