@@ -31,7 +31,7 @@ export const hubRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext; importBa
         summary: "Import a terminal's orders: up to 100, each created whole or refused whole, with a result per order",
         description:
           'Each order is checked and created exactly as POST /carts, extras, vouchers and POST /orders with `payment: { method: "external", reference }` ' +
-          'would, in one transaction, with no hold left behind when it is refused. The answer is 200 with one result per order, in the order sent: ' +
+          'would, in one transaction per order, with no hold left behind when it is refused. The answer is 200 with one result per order, in the order sent: ' +
           '`status` 201 with the `order`, or the status and `error` (the v3 error object, `param` under `orders[i]`) of the refusal. ' +
           'A repeated `idempotencyKey` with the same `reference` — or the same `reference` under any key — answers the first import\'s order ' +
           'with `replayed: true`, for good (not only 24 hours); the same key with another reference is 409 IDEMPOTENCY_KEY_REUSED.',
@@ -41,7 +41,7 @@ export const hubRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext; importBa
     },
     async (request) => {
       if (request.apiKeyId === undefined) throw new EngineError('INVALID_API_KEY');
-      const outcomes = importOrders(ctx, { id: request.apiKeyId, scopes: request.apiKeyScopes ?? [] }, request.body);
+      const outcomes = await importOrders(ctx, { id: request.apiKeyId, scopes: request.apiKeyScopes ?? [] }, request.body);
       const results = outcomes.map((outcome): ImportResult => {
         const named = { reference: outcome.reference, idempotencyKey: outcome.idempotencyKey };
         if ('error' in outcome) return { ...named, status: outcome.error.status, error: errorBody(outcome.error, request).error };
