@@ -9,6 +9,8 @@ const description = `The ticketing v3 cart interface served by the Kassa engine.
 Decisions where the spec is silent (see also README):
 - Limits: at most ${LIMITS.maxItemsPerRequest} items per request, quantities from 1 to ${LIMITS.maxQuantity} per line,
   amounts within ±${LIMITS.maxAmount} minor units. Extras are capped at the catalog's maxQuantity per cart.
+  At most ${LIMITS.maxTicketsPerOrder} tickets per cart (so per order: the sum of its quantities), on POST /carts, v1 baskets
+  and imports alike: 400 INVALID_FIELD_VALUE at the quantity that passes it, details.maxTicketsPerOrder.
 - Ids of areas, price options and inventory items are unique within their occurrence.
 - An unknown occurrence, inventory item or extra in a request body is 400 INVALID_FIELD_VALUE with \`param\` naming it.
 - Voucher codes match case-insensitively; several vouchers may share a cart, their discounts together never exceed the ticket subtotal.

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIMITS } from '../../engine/domain/limits';
+import { startTestEngine, type TestEngine } from '../helpers/engine';
+import { decodeEscPos } from '../helpers/escpos-decode';
+import { startFakePrinter, type FakePrinter } from '../helpers/fake-printer';
+import { describeSeen, fieldLines, largeFieldCatalog, totalOf, whileResponsive, type Responsiveness } from '../helpers/large-orders';
+import { print, waitForJob } from '../helpers/printing';
+import type { Order } from '../sync/harness';
+
+/**
+ * One large order must not freeze the engine (issue #22): while an order of the most tickets an order may hold
+ * is printed, while its PDF is rendered, and while a hub imports a batch of such orders, GET /health — polled
+ * every ~20 ms over the real HTTP server — keeps answering, and the event loop (the test's own: the engine runs
+ * in this process) is never held for long. All at the shipped defaults.
+ *
+ * Bounds: the engine gives the loop a turn every ~15 ms of work; the bounds leave room for a loaded two-core
+ * machine (other test files run beside this one), and are still an order of magnitude below what a large
+ * order cost before (seconds).
+ */
+
+const MAX = LIMITS.maxTicketsPerOrder;
+/** the longest a health request may wait (its gap to the one before: that plus the ~20 ms between polls) */
+const HEALTH_BOUND_MS = 250;
+/** the longest the event loop may be held */
+const LOOP_BOUND_MS = 250;
+/** orders of MAX tickets in the hub's batch: before, one transaction of them held the loop for seconds */
+const IMPORTED_ORDERS = 20;
+
+let engine: TestEngine;
+let printer: FakePrinter;
+let order: Order;
+const file = largeFieldCatalog((IMPORTED_ORDERS + 2) * MAX);
+
+function expectResponsive(label: string, seen: Responsiveness): void {
+  console.log(describeSeen(label, seen));
+  expect(seen.polls, describeSeen(label, seen)).toBeGreaterThan(3);
+  expect(seen.healthMaxMs, describeSeen(label, seen)).toBeLessThan(HEALTH_BOUND_MS);
+  expect(seen.healthGapMs, describeSeen(label, seen)).toBeLessThan(HEALTH_BOUND_MS + 50);
+  expect(seen.loopMaxMs, describeSeen(label, seen)).toBeLessThan(LOOP_BOUND_MS);
+  expect(seen.timerGapMs, describeSeen(label, seen)).toBeLessThan(LOOP_BOUND_MS);
+}
+
+async function sell(count: number): Promise<Order> {
+  const lines = fieldLines(count);
+  const cart = await engine.request<{ data: { id: string; total: { amount: number; currency: string } } }>('POST', '/carts', { body: { items: lines } });
+  expect(cart.status, JSON.stringify(cart.body).slice(0, 300)).toBe(201);
+  expect(cart.body.data.total.amount).toBe(totalOf(lines));
+  const placed = await engine.request<{ data: Order }>('POST', '/orders', {
+    body: { cartId: cart.body.data.id, expectedTotal: cart.body.data.total, payment: { method: 'cash' } },
+    headers: { 'idempotency-key': crypto.randomUUID() },
+  });
+  expect(placed.status, JSON.stringify(placed.body).slice(0, 300)).toBe(201);
+  return placed.body.data;
+}
+
+const pdf = async (orderId: string, size: 'a4' | '80mm') => {
+  const answer = await fetch(`${engine.url}/api/v3/orders/${orderId}/tickets.pdf?size=${size}`, { headers: { 'x-svc-api-key': engine.keys.ordersRead } });
+  expect(answer.status).toBe(200);
+  return Buffer.from(await answer.arrayBuffer());
+};
+const pages = (bytes: Buffer) => [...bytes.toString('latin1').matchAll(/\/Type \/Page\b/g)].length;
+
+beforeAll(async () => {
+  printer = await startFakePrinter();
+  engine = await startTestEngine({ catalogFile: file.path, demo: false, printers: [printer.url] });
+  order = await sell(MAX);
+  expect(order.tickets).toHaveLength(MAX);
+  // The encoder, pdfkit and qrcode load with the first ticket printed (a one-time cost, not the order's size):
+  // a small order loads them before anything is measured.
+  const small = await sell(2);
+  await waitForJob(engine, (await print(engine, small.id)).job.id, (job) => job.state === 'done');
+  await pdf(small.id, 'a4');
+  printer.jobs.length = 0;
+}, 120_000);
+afterAll(async () => {
+  await engine.close();
+  await printer.close();
+  file.remove();
+});
+
+describe(`an order of ${MAX} tickets (the most an order may hold) leaves the engine responsive`, () => {
+  it('while it is printed on an ESC/POS printer: every ticket and the receipt arrive', async () => {
+    const { result: job, seen } = await whileResponsive(engine, async () => {
+      const { job: queued } = await print(engine, order.id, { what: 'all' });
+      await printer.waitForJobs(1, 120_000);
+      return waitForJob(engine, queued.id, (state) => state.state === 'done', 30_000);
+    });
+    expect(job.state).toBe('done');
+    const cuts = decodeEscPos(printer.jobs[0] ?? Buffer.alloc(0)).filter((event) => event.kind === 'cut');
+    expect(cuts).toHaveLength(MAX + 1);
+    expectResponsive('print', seen);
+  }, 180_000);
+
+  it.each(['a4', '80mm'] as const)('while its tickets PDF (%s) is rendered: every ticket on its page', async (size) => {
+    const { result: bytes, seen } = await whileResponsive(engine, () => pdf(order.id, size));
+    expect(pages(bytes)).toBe(size === 'a4' ? Math.ceil(MAX / 3) : MAX);
+    expectResponsive(`pdf ${size}`, seen);
+  }, 180_000);
+
+  it(`while a hub imports ${IMPORTED_ORDERS} such orders in one batch: each one whole`, async () => {
+    const importKey = engine.createKey(['orders:import']);
+    const orders = Array.from({ length: IMPORTED_ORDERS }, () => ({
+      idempotencyKey: crypto.randomUUID(),
+      reference: `ord_${crypto.randomUUID()}`,
+      items: fieldLines(MAX),
+      expectedTotal: { amount: totalOf(fieldLines(MAX)), currency: 'EUR' },
+    }));
+    const { result: answer, seen } = await whileResponsive(engine, () =>
+      engine.request<{ data: { results: { status: number; order?: Order }[] } }>('POST', '/orders/import', { key: importKey, body: { orders } }),
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.body.data.results.map((result) => [result.status, result.order?.tickets.length])).toEqual(orders.map(() => [201, MAX]));
+    expectResponsive('import', seen);
+  }, 180_000);
+});
