@@ -113,3 +113,22 @@ describe(`an order of ${MAX} tickets (the most an order may hold) leaves the eng
     expectResponsive('import', seen);
   }, 180_000);
 });
+
+describe('a large job on a printer that takes it at printing speed', () => {
+  it('prints whole at the shipped timeouts instead of failing as stalled after 15 s', async () => {
+    const hundred = await sell(100);
+    printer.jobs.length = 0;
+    // ~40 KB read at 2 KB/s: some 20 s, as a printer with a full buffer prints it
+    printer.readBytesPerSecond = 2_000;
+    try {
+      const { job } = await print(engine, hundred.id, { what: 'tickets' });
+      const done = await waitForJob(engine, job.id, (state) => state.state !== 'queued' && state.state !== 'printing', 90_000);
+      expect(done, JSON.stringify(done)).toMatchObject({ state: 'done', attempts: 1 });
+      const bytes = printer.jobs[0] ?? Buffer.alloc(0);
+      expect(bytes.length).toBeGreaterThan(15 * 2_000);
+      expect(decodeEscPos(bytes).filter((event) => event.kind === 'cut')).toHaveLength(100);
+    } finally {
+      printer.readBytesPerSecond = undefined;
+    }
+  }, 120_000);
+});
