@@ -89,6 +89,8 @@ export async function whileResponsive<T>(engine: TestEngine, work: () => Promise
   try {
     const result = await work();
     const workMs = performance.now() - started;
+    // a pause that ended just now is recorded by the watchers' next tick, after the timers phase comes round
+    await new Promise((resolve) => setTimeout(resolve, 20));
     return {
       result,
       seen: { polls, healthMaxMs, healthGapMs, loopP99Ms: histogram.percentile(99) / 1e6, loopMaxMs: histogram.max / 1e6, timerGapMs, workMs },
