@@ -13,10 +13,10 @@ import { applyVoucher } from './vouchers';
 
 /**
  * POST /orders/import (contract §10, hub only): a terminal's orders, each made exactly as the cart flow
- * would — cart, extras, vouchers, checkout with its `external` payment — in one transaction of its own. An
- * order either exists whole or not at all (no hold is left behind); a refusal answers the error POST /carts or
- * POST /orders would have. A repeated Idempotency-Key, or the same reference under any key, answers the order
- * of the first import, however long ago.
+ * would — cart, extras, vouchers, checkout with its `external` payment — in one transaction of its own
+ * (see below). An order either exists whole or not at all (no hold is left behind);
+ * a refusal answers the error POST /carts or POST /orders would have. A repeated Idempotency-Key, or the
+ * same reference under any key, answers the order of the first import, however long ago.
  *
  * One transaction per order, not per batch (issue #22): a batch of 100 orders of up to
  * LIMITS.maxTicketsPerOrder tickets each held the event loop — every till of the hub — for seconds. Now the
