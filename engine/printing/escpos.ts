@@ -18,9 +18,9 @@ const QR_SIZE: Record<EscPosPaper, number> = { '58mm': 5, '80mm': 6 };
 /**
  * The encoder (and its code page tables) loads with the first ticket printed, not with the engine.
  *
- * In slices (issue #22): the encoder picks a code page for every character of every text and costs some
- * 5–15 ms a ticket, a thousand-ticket order 10 s and more, and its `encode()` slows down with the length of
- * what it holds. So each slip is encoded on its own right after its cut — the encoder keeps its state (code
+ * In slices (issue #22): the encoder picks a code page for every character of every text (see plainLine for
+ * what that cost), and its `encode()` slows down with the length of what it holds: a thousand-ticket order was
+ * 10–40 s of one synchronous call. So each slip is encoded on its own right after its cut — the encoder keeps its state (code
  * page, styles) from one `encode()` to the next, and after a cut nothing is pending, so the pieces put together
  * are the bytes one `encode()` of the whole document wrote (golden files pin them) — and the event loop gets a
  * turn whenever a slice has taken its time (use-cases/time-slices.ts).
