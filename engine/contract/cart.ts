@@ -13,7 +13,7 @@ export const CartItemRequest = Type.Object(
 
 export const CreateCartBody = Type.Object(
   {
-    items: Type.Array(CartItemRequest, { minItems: 1, maxItems: LIMITS.maxItemsPerRequest }),
+    items: Type.Array(CartItemRequest, { minItems: 1, maxItems: LIMITS.maxItemsPerRequest, description: `at most ${LIMITS.maxTicketsPerOrder} tickets in all (the sum of the quantities)` }),
     currency: Type.Optional(CurrencyCode),
     previousCartId: Type.Optional(Id),
   },

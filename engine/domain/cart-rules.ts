@@ -1,4 +1,5 @@
 import { EngineError } from './errors';
+import { LIMITS } from './limits';
 import type { CartLine } from './pricing';
 
 /** Rules for the items of a new cart (spec §2.4, §4.1): pure, fed with the catalog facts they name. */
@@ -73,9 +74,13 @@ export function resolveOccurrence(items: readonly RequestedItem[], occurrences: 
   return first;
 }
 
-/** Checks each item against its occurrence's inventory and prices, and that the stock is there to hold. */
+/**
+ * Checks each item against its occurrence's inventory and prices, that the cart stays within
+ * LIMITS.maxTicketsPerOrder tickets (refused at the line that passes it), and that the stock is there to hold.
+ */
 export function planCart(items: readonly RequestedItem[], occurrence: OccurrenceFacts, catalog: CatalogFacts): CartPlan {
   const holds = new Map<string, number>();
+  let tickets = 0;
   const lines = items.map((item, index): NewCartLine => {
     const inventory = catalog.inventory.get(item.inventoryItemId);
     if (!inventory) {
@@ -89,6 +94,13 @@ export function planCart(items: readonly RequestedItem[], occurrence: Occurrence
       throw new EngineError('INVALID_FIELD_VALUE', { param: `items[${index}].quantity`, details: { reason: 'assigned_seat_quantity', maxQuantity: 1 } });
     }
     holds.set(inventory.id, (holds.get(inventory.id) ?? 0) + item.quantity);
+    tickets += item.quantity;
+    if (tickets > LIMITS.maxTicketsPerOrder) {
+      throw new EngineError('INVALID_FIELD_VALUE', {
+        param: `items[${index}].quantity`,
+        details: { reason: 'max_tickets_per_order', maxTicketsPerOrder: LIMITS.maxTicketsPerOrder, requestedTickets: totalQuantity(items) },
+      });
+    }
     return {
       type: occurrence.kind === 'giftCard' ? 'giftCard' : 'admission',
       name: lineName(occurrence, inventory, option),
@@ -110,6 +122,10 @@ export function planCart(items: readonly RequestedItem[], occurrence: Occurrence
     }
   }
   return { occurrence, lines, holds };
+}
+
+function totalQuantity(items: readonly RequestedItem[]): number {
+  return items.reduce((sum, item) => sum + item.quantity, 0);
 }
 
 function lineName(occurrence: OccurrenceFacts, inventory: InventoryFacts, option: PriceOptionFacts): string {

@@ -15,6 +15,16 @@ export const LIMITS = {
   maxQuantity: 100,
   /** items in one create-cart or add-extras request */
   maxItemsPerRequest: 50,
+  /**
+   * tickets in one cart, so in one order: the sum of its admission quantities (issue #22). 50 lines of 100
+   * allowed 5,000, and an order that size held the engine for seconds as it was sold, imported, viewed and
+   * printed. A thousand covers what a box office sells as one order — a school's whole year, a company's block
+   * of a few hundred seats, a club's coach trips — and keeps each synchronous step of one order short: its
+   * checkout or import writes its tickets in one transaction (~20–40 ms at 1,000 on two cores), its view and
+   * translation take ~10 ms, and rendering it runs in slices (engine/use-cases/time-slices.ts). A larger group
+   * is sold as several orders. Gift cards are one per cart anyway; extras are not tickets.
+   */
+  maxTicketsPerOrder: 1_000,
   maxIdLength: 128,
   maxNameLength: 200,
   /**

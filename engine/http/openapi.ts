@@ -7,13 +7,15 @@ import { MIGRATION_GUIDE_PATH, SUNSET_AT } from './v1/deprecation';
 
 const description = `The ticketing v3 cart interface served by the Kassa engine.
 
-Decisions where the spec is silent (see also README):
+Decisions where the spec is silent (see also docs/decisions.md):
 - Limits: at most ${LIMITS.maxItemsPerRequest} items per request, quantities from 1 to ${LIMITS.maxQuantity} per line,
   amounts within ±${LIMITS.maxAmount} minor units. Extras are capped at the catalog's maxQuantity per cart.
   The amount limit holds for every price, converted price, line and total, in every currency: a catalog whose price,
   converted at one of its rates, passes it is refused (400 INVALID_FIELD_VALUE reason converted_price_out_of_range,
   \`param\` the price); a cart operation that would take a total past it is 400 INVALID_FIELD_VALUE reason
   total_out_of_range (\`param\` items, quantity or currency). So every cart the engine builds can be paid.
+  At most ${LIMITS.maxTicketsPerOrder} tickets per cart (so per order: the sum of its quantities), on POST /carts, v1 baskets
+  and imports alike: 400 INVALID_FIELD_VALUE at the quantity that passes it, details.maxTicketsPerOrder.
 - Ids of areas, price options and inventory items are unique within their occurrence.
 - An unknown occurrence, inventory item or extra in a request body is 400 INVALID_FIELD_VALUE with \`param\` naming it.
 - Voucher codes match case-insensitively; several vouchers may share a cart, their discounts together never exceed the ticket subtotal.
@@ -60,6 +62,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'DELETE /api/v3/carts/{cartId}/vouchers/{code}': 'removeCartVoucher',
   'POST /api/v3/orders': 'placeOrder',
   'GET /api/v3/orders': 'listOrders',
+  'GET /api/v3/orders/summary': 'summarizeOrders',
   'GET /api/v3/orders/{orderId}': 'getOrder',
   'POST /api/v3/orders/{orderId}/cancel': 'cancelOrder',
   'POST /api/v3/orders/import': 'importOrders',

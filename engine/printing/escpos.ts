@@ -1,4 +1,5 @@
 import type ReceiptPrinterEncoder from '@point-of-sale/receipt-printer-encoder';
+import { slices } from '../use-cases/time-slices';
 import type { PrintDocument, ReceiptSlip, TicketSlip } from './document';
 
 /**
@@ -14,27 +15,71 @@ const COLUMNS: Record<EscPosPaper, number> = { '58mm': 32, '80mm': 48 };
 /** module size of the QR code in dots: ~25 mm wide on 80 mm paper, ~19 mm on 58 mm */
 const QR_SIZE: Record<EscPosPaper, number> = { '58mm': 5, '80mm': 6 };
 
-/** The encoder (and its code page tables) loads with the first ticket printed, not with the engine. */
+/**
+ * The encoder (and its code page tables) loads with the first ticket printed, not with the engine.
+ *
+ * In slices (issue #22): the encoder picks a code page for every character of every text (see plainLine for
+ * what that cost), and its `encode()` slows down with the length of what it holds: a thousand-ticket order was
+ * 10–40 s of one synchronous call. So each slip is encoded on its own right after its cut — the encoder keeps its state (code
+ * page, styles) from one `encode()` to the next, and after a cut nothing is pending, so the pieces put together
+ * are the bytes one `encode()` of the whole document wrote (golden files pin them) — and the event loop gets a
+ * turn whenever a slice has taken its time (use-cases/time-slices.ts).
+ */
 export async function encodeEscPos(document: PrintDocument, paper: EscPosPaper): Promise<Uint8Array> {
   const { default: Encoder } = await import('@point-of-sale/receipt-printer-encoder');
   const encoder = new Encoder({ language: 'esc-pos', columns: COLUMNS[paper], feedBeforeCut: 4, newline: '\n' });
   encoder.initialize().codepage('auto');
-  for (const ticket of document.tickets) ticketSlip(encoder, ticket, paper);
+  const clock = slices();
+  const pieces: Uint8Array[] = [];
+  for (const ticket of document.tickets) {
+    ticketSlip(encoder, ticket, paper);
+    pieces.push(encoder.encode());
+    await clock.breathe();
+  }
   if (document.receipt) receiptSlip(encoder, document.receipt, COLUMNS[paper]);
   // The drawer opens after the receipt is out, as a cashier expects: GS V then ESC p.
   if (document.openDrawer) encoder.pulse(0, 100, 500);
-  return encoder.encode();
+  pieces.push(encoder.encode());
+  return Buffer.concat(pieces);
 }
 
 function ticketSlip(encoder: ReceiptPrinterEncoder, ticket: TicketSlip, paper: EscPosPaper): void {
-  encoder.align('center').size(1, 1).line(ticket.heading).bold(true).size(2, 2).line(ticket.title).size(1, 1).bold(false);
-  if (ticket.date) encoder.line(ticket.date);
-  if (ticket.venue) encoder.line(ticket.venue);
+  const line = (text: string) => plainLine(encoder, text);
+  encoder.align('center').size(1, 1);
+  line(ticket.heading);
+  encoder.bold(true).size(2, 2);
+  line(ticket.title);
+  encoder.size(1, 1).bold(false);
+  if (ticket.date) line(ticket.date);
+  if (ticket.venue) line(ticket.venue);
   encoder.newline();
-  for (const detail of ticket.details) encoder.line(detail);
+  for (const detail of ticket.details) line(detail);
   encoder.newline().qrcode(ticket.code, { model: 2, size: QR_SIZE[paper], errorlevel: 'm' }).newline();
-  encoder.bold(true).line(ticket.code).bold(false).line(ticket.footer);
+  encoder.bold(true);
+  line(ticket.code);
+  encoder.bold(false);
+  line(ticket.footer);
   encoder.align('left').cut('partial');
+}
+
+/** the printer's first code page, where the encoder's automatic choice puts every text of printable ASCII */
+const ASCII_PAGE = 'cp437';
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/**
+ * A line of a ticket on a line of its own. The encoder's automatic code page choice costs a lookup of a whole
+ * code page table per character (most of a ticket's encoding time); for a text of printable ASCII — codes,
+ * seats, "Ticket 12 of 1000", most titles — its choice is known: the first code page of the printer's table
+ * (cp437 in the Epson table the encoder defaults to), the one the text is then given outright, looked up once
+ * per text. The bytes are the same (the code page command is sent in both cases only when the printer is on
+ * another page; golden files pin them); any other text keeps the automatic choice.
+ */
+function plainLine(encoder: ReceiptPrinterEncoder, text: string): void {
+  if (!PRINTABLE_ASCII.test(text)) {
+    encoder.line(text);
+    return;
+  }
+  encoder.codepage(ASCII_PAGE).line(text).codepage('auto');
 }
 
 function receiptSlip(encoder: ReceiptPrinterEncoder, receipt: ReceiptSlip, columns: number): void {

@@ -1,3 +1,5 @@
+import type QRCodes from 'qrcode';
+import { slices } from '../use-cases/time-slices';
 import type { PrintDocument, ReceiptSlip, TicketSlip } from './document';
 
 /**
@@ -8,7 +10,16 @@ import type { PrintDocument, ReceiptSlip, TicketSlip } from './document';
 const WIDTH_MM = { '58mm': 58, '80mm': 80, a4: 210 } as const;
 
 export async function renderHtml(document: PrintDocument, paper: keyof typeof WIDTH_MM): Promise<string> {
-  const pages = [...(await Promise.all(document.tickets.map(ticketPage))), ...(document.receipt ? [receiptPage(document.receipt)] : [])];
+  // qrcode loads with the first page printed, not with the engine (see pdf.ts).
+  const { default: QRCode } = await import('qrcode');
+  // one ticket's page at a time, in slices (use-cases/time-slices.ts): a thousand QR codes are seconds of work
+  const tickets: string[] = [];
+  const clock = slices();
+  for (const ticket of document.tickets) {
+    tickets.push(await ticketPage(QRCode, ticket));
+    await clock.breathe();
+  }
+  const pages = [...tickets, ...(document.receipt ? [receiptPage(document.receipt)] : [])];
   const width = WIDTH_MM[paper];
   return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:"><title>Kassa</title><style>
 @page { size: ${paper === 'a4' ? 'A4' : `${width}mm auto`}; margin: ${paper === 'a4' ? '15mm' : '3mm'}; }
@@ -21,9 +32,7 @@ tr.total td { font-weight: bold; border-top: 1px solid #000; }
 </style></head><body>${pages.join('')}</body></html>`;
 }
 
-async function ticketPage(ticket: TicketSlip): Promise<string> {
-  // qrcode loads with the first page printed, not with the engine (see pdf.ts).
-  const { default: QRCode } = await import('qrcode');
+async function ticketPage(QRCode: typeof QRCodes, ticket: TicketSlip): Promise<string> {
   const qr = await QRCode.toString(ticket.code, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 });
   return `<section><h2>${esc(ticket.heading)}</h2><h1>${esc(ticket.title)}</h1>${ticket.date ? `<p>${esc(ticket.date)}</p>` : ''}${
     ticket.venue ? `<p>${esc(ticket.venue)}</p>` : ''

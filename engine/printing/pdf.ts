@@ -1,10 +1,16 @@
 import type QRCodes from 'qrcode';
+import { slices } from '../use-cases/time-slices';
 import type { TicketSlip } from './document';
 
 /**
  * The order's tickets as a PDF, for a venue without a ticket printer (contract §12 extension): `a4` puts
  * three tickets on a page with cut lines, `80mm` one ticket per page of a thermal roll's width. Each ticket
  * carries the same text as the printed one and its code as text and as a vector QR code.
+ *
+ * Drawn in slices (issue #22): a ticket's text and QR code take ~1–4 ms, so a thousand-ticket order is seconds
+ * of work; the event loop gets a turn whenever a slice has taken its time (use-cases/time-slices.ts). pdfkit
+ * writes each page out when the next one starts, so the pages drawn so far wait in memory as compressed
+ * chunks, not as drawing commands.
  */
 
 export type PdfSize = 'a4' | '80mm';
@@ -36,8 +42,8 @@ export async function ticketsPdf(tickets: readonly TicketSlip[], size: PdfSize, 
     doc.on('end', resolve);
     doc.on('error', reject);
   });
-  if (size === 'a4') a4(doc, QRCode, tickets);
-  else roll(doc, QRCode, tickets);
+  if (size === 'a4') await a4(doc, QRCode, tickets);
+  else await roll(doc, QRCode, tickets);
   doc.end();
   await ended;
   return Buffer.concat(chunks);
@@ -45,9 +51,10 @@ export async function ticketsPdf(tickets: readonly TicketSlip[], size: PdfSize, 
 
 const PER_PAGE = 3;
 
-function a4(doc: PDFKit.PDFDocument, QRCode: QrCodes, tickets: readonly TicketSlip[]): void {
+async function a4(doc: PDFKit.PDFDocument, QRCode: QrCodes, tickets: readonly TicketSlip[]): Promise<void> {
   const margin = 15 * MM;
-  tickets.forEach((ticket, index) => {
+  const clock = slices();
+  for (const [index, ticket] of tickets.entries()) {
     const slot = index % PER_PAGE;
     if (slot === 0) doc.addPage();
     const width = doc.page.width - 2 * margin;
@@ -58,11 +65,13 @@ function a4(doc: PDFKit.PDFDocument, QRCode: QrCodes, tickets: readonly TicketSl
     const textWidth = width - qrSize - 40;
     slipText(doc, ticket, margin + 14, top + 18, textWidth, 'left');
     drawQr(doc, QRCode, ticket.code, margin + width - qrSize - 14, top + (height - qrSize) / 2, qrSize);
-  });
+    await clock.breathe();
+  }
   if (tickets.length === 0) doc.addPage();
 }
 
-function roll(doc: PDFKit.PDFDocument, QRCode: QrCodes, tickets: readonly TicketSlip[]): void {
+async function roll(doc: PDFKit.PDFDocument, QRCode: QrCodes, tickets: readonly TicketSlip[]): Promise<void> {
+  const clock = slices();
   for (const ticket of tickets) {
     doc.addPage();
     const margin = 5 * MM;
@@ -72,6 +81,7 @@ function roll(doc: PDFKit.PDFDocument, QRCode: QrCodes, tickets: readonly Ticket
     drawQr(doc, QRCode, ticket.code, (doc.page.width - qrSize) / 2, y + 6, qrSize);
     doc.font('Courier-Bold').fontSize(12).text(ticket.code, margin, y + qrSize + 12, { width, align: 'center' });
     doc.font('Helvetica').fontSize(8).text(ticket.footer, { width, align: 'center' });
+    await clock.breathe();
   }
   if (tickets.length === 0) doc.addPage();
 }

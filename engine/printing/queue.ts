@@ -9,7 +9,7 @@ import { printDocument } from './document';
 import { encodeEscPos } from './escpos';
 import { renderHtml } from './html';
 import type { PrinterSpec } from './printers';
-import { DEFAULT_TCP_TIMEOUTS, probeTcp, sendTcp, type TcpTimeouts } from './tcp';
+import { DEFAULT_TCP_TIMEOUTS, probeTcp, sendTcp, timeoutsForJob, type TcpTimeouts } from './tcp';
 import { localizeOrder } from '../use-cases/localize';
 
 type Delivery = { readonly ok: true } | { readonly ok: false; readonly sent: boolean; readonly retry: boolean; readonly reason: string };
@@ -163,7 +163,8 @@ export function startPrintQueue(ctx: EngineContext, jobs: PrintJobRepo, options:
       if (order.status === 'cancelled') return { ok: false, sent: false, retry: false, reason: 'the order was cancelled before it printed' };
       const document = printDocument(order, { what: job.what, language: job.language, timeZone, openDrawer: job.openDrawer === 1 });
       if (printer.kind === 'escpos') {
-        const outcome = await sendTcp(printer, await encodeEscPos(document, printer.paper), options.tcp ?? DEFAULT_TCP_TIMEOUTS, cutOff.signal);
+        const slips = document.tickets.length + (document.receipt ? 1 : 0);
+        const outcome = await sendTcp(printer, await encodeEscPos(document, printer.paper), timeoutsForJob(options.tcp ?? DEFAULT_TCP_TIMEOUTS, slips), cutOff.signal);
         reachable(outcome.ok, outcome.ok ? undefined : outcome.reason);
         if (!outcome.ok) options.logger.warn({ printer: printer.id, job: job.id, reason: outcome.reason, sent: outcome.sent }, 'print job not printed');
         return outcome.ok ? outcome : { ...outcome, retry: !outcome.sent };

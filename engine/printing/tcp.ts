@@ -19,6 +19,22 @@ export interface TcpTimeouts {
 
 export const DEFAULT_TCP_TIMEOUTS: TcpTimeouts = { connectTimeoutMs: 5_000, writeTimeoutMs: 15_000 };
 
+/** slips a printer's buffer takes at once (a few KB: ~400 bytes a ticket) */
+const BUFFERED_SLIPS = 10;
+/** what a slip beyond those may take to print and cut on a slow printer (a fast one needs under 1 s) */
+const MS_PER_SLIP = 2_000;
+
+/**
+ * The timeouts for a job of `slips` slips (tickets and receipt). A printer reads a job as fast as its buffer
+ * takes it, then only as fast as it prints: a job larger than its buffer (a 1,000-ticket order is ~400 KB)
+ * cannot be taken within the write timeout, and would fail as stalled halfway through its paper. So the write
+ * timeout grows by MS_PER_SLIP for every slip beyond BUFFERED_SLIPS (1,000 tickets: ~33 min); a small job's is
+ * the configured one.
+ */
+export function timeoutsForJob(timeouts: TcpTimeouts, slips: number): TcpTimeouts {
+  return { ...timeouts, writeTimeoutMs: timeouts.writeTimeoutMs + Math.max(0, slips - BUFFERED_SLIPS) * MS_PER_SLIP };
+}
+
 export type SendOutcome = { readonly ok: true } | { readonly ok: false; readonly sent: boolean; readonly reason: string };
 
 export function sendTcp(target: { host: string; port: number }, bytes: Uint8Array, timeouts: TcpTimeouts, signal?: AbortSignal): Promise<SendOutcome> {

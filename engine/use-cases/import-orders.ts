@@ -5,6 +5,7 @@ import { immediate } from '../store/db';
 import { addExtras } from './add-extras';
 import { beginCheckout } from './checkout-begin';
 import { settleCheckout } from './checkout-settle';
+import { slices } from './time-slices';
 import type { EngineContext } from './context';
 import { createCart } from './create-cart';
 import { orderViews } from './order-view';
@@ -12,10 +13,21 @@ import { applyVoucher } from './vouchers';
 
 /**
  * POST /orders/import (contract §10, hub only): a terminal's orders, each made exactly as the cart flow
- * would — cart, extras, vouchers, checkout with its `external` payment — inside one savepoint of one
- * transaction for the whole batch. An order either exists whole or not at all (no hold is left behind);
+ * would — cart, extras, vouchers, checkout with its `external` payment — in one transaction of its own
+ * (see below). An order either exists whole or not at all (no hold is left behind);
  * a refusal answers the error POST /carts or POST /orders would have. A repeated Idempotency-Key, or the
  * same reference under any key, answers the order of the first import, however long ago.
+ *
+ * One transaction per order, not per batch (issue #22): a batch of 100 orders of up to
+ * LIMITS.maxTicketsPerOrder tickets each held the event loop — every till of the hub — for seconds. Now the
+ * loop gets a turn between orders once a slice has taken its time (use-cases/time-slices.ts), so the longest
+ * pause is one order (~20–40 ms at the maximum). What that changes: an order is committed before the next one
+ * starts, so when something unexpected stops a batch halfway (a 500, a crash) the orders before it exist; the
+ * terminal sends the batch again, as it does for any lost answer, and those orders answer `replayed: true`
+ * with the order made the first time — still exactly once, each order still all or nothing. Another request
+ * may run between two orders of a batch (a till's sale, the same terminal's retry): each order checks its
+ * stock and its reference inside its own transaction, so neither can sell a place twice nor import twice.
+ * The answer still goes out once every order of the batch is on the disk (group commit, store/durability.ts).
  */
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
@@ -25,19 +37,20 @@ export type ImportOutcome = {
   readonly idempotencyKey: string;
 } & ({ readonly order: Order; readonly replayed: boolean } | { readonly error: EngineError });
 
-export function importOrders(ctx: EngineContext, apiKey: { id: string; scopes: readonly string[] }, body: ImportBody): ImportOutcome[] {
-  const now = ctx.now();
-  return immediate(ctx.db, () =>
-    body.orders.map((order, index): ImportOutcome => {
-      const named = { reference: order.reference, idempotencyKey: order.idempotencyKey };
-      try {
-        return { ...named, ...ctx.db.transaction(() => importOne(ctx, apiKey, order, now))() };
-      } catch (error) {
-        if (!(error instanceof EngineError)) throw error;
-        return { ...named, error: within(error, `orders[${index}]`) };
-      }
-    }),
-  );
+export async function importOrders(ctx: EngineContext, apiKey: { id: string; scopes: readonly string[] }, body: ImportBody): Promise<ImportOutcome[]> {
+  const clock = slices();
+  const outcomes: ImportOutcome[] = [];
+  for (const [index, order] of body.orders.entries()) {
+    const named = { reference: order.reference, idempotencyKey: order.idempotencyKey };
+    try {
+      outcomes.push({ ...named, ...immediate(ctx.db, () => importOne(ctx, apiKey, order, ctx.now())) });
+    } catch (error) {
+      if (!(error instanceof EngineError)) throw error;
+      outcomes.push({ ...named, error: within(error, `orders[${index}]`) });
+    }
+    await clock.breathe();
+  }
+  return outcomes;
 }
 
 function importOne(ctx: EngineContext, apiKey: { id: string; scopes: readonly string[] }, order: ImportOrder, now: number) {

@@ -1,9 +1,11 @@
 import { EngineError } from '../domain/errors';
 import type { Order } from '../contract/order';
 import type { EngineContext } from './context';
-import { orderViews } from './order-view';
+import { LIMITS } from '../domain/limits';
+import type { OrderRow } from '../store/order-repo';
+import { orderViews, type OrderLines } from './order-view';
 
-/** GET /orders (contract §4): newest first, pages joined by an opaque cursor; or the order of one ticket. */
+/** GET /orders (contract §4): newest first, pages joined by an opaque cursor (at most PAGE_TICKETS tickets a page); or the order of one ticket. */
 export function listOrders(ctx: EngineContext, query: { limit?: string; cursor?: string; ticketCode?: string }): { data: Order[]; nextCursor?: string } {
   return ctx.db.transaction(() => {
     if (query.ticketCode !== undefined) {
@@ -12,13 +14,32 @@ export function listOrders(ctx: EngineContext, query: { limit?: string; cursor?:
     }
     const limit = query.limit === undefined ? 50 : Number(query.limit);
     const rows = ctx.orders.page(limit + 1, query.cursor === undefined ? undefined : decodeCursor(query.cursor));
-    const page = rows.slice(0, limit);
+    const page = withinTickets(rows.slice(0, limit));
     const last = page.at(-1);
     return {
       data: orderViews(ctx, page),
-      ...(rows.length > limit && last && { nextCursor: Buffer.from(JSON.stringify([last.seq])).toString('base64url') }),
+      ...(rows.length > page.length && last && { nextCursor: Buffer.from(JSON.stringify([last.seq])).toString('base64url') }),
     };
   })();
+}
+
+/**
+ * Tickets one page holds at most (issue #22): a page of 50 orders of 1,000 tickets was 6.5 MB of JSON and held
+ * the event loop — every till — for half a second and more. A page ends early, with its `nextCursor`, once the
+ * next order would take it past this many tickets; it always holds at least one order.
+ */
+export const PAGE_TICKETS = LIMITS.maxTicketsPerOrder;
+
+function withinTickets<T extends OrderRow>(rows: readonly T[]): T[] {
+  let tickets = 0;
+  const page: T[] = [];
+  for (const row of rows) {
+    const { items } = JSON.parse(row.lines) as OrderLines;
+    tickets += items.reduce((sum, item) => sum + (item.type === 'extra' ? 0 : item.quantity), 0);
+    if (page.length > 0 && tickets > PAGE_TICKETS) break;
+    page.push(row);
+  }
+  return page;
 }
 
 function decodeCursor(cursor: string): number {

@@ -3,7 +3,8 @@ import { createServer, type Server, type Socket } from 'node:net';
 /**
  * A fake ESC/POS network printer on 127.0.0.1: it records the bytes of every connection and, like a real
  * raw-9100 printer, closes its side once it has read the job to its end. It can be turned off (connections
- * refused) and on again on the same port, or stall (accept, never read, never close: paper out).
+ * refused) and on again on the same port, or stall (accept, never read, never close: paper out), or read slowly
+ * (a printer that prints as it reads once its buffer is full).
  */
 
 export interface FakePrinter {
@@ -15,6 +16,8 @@ export interface FakePrinter {
   /** connections accepted, jobs or not (a probe connects and sends nothing) */
   connections: number;
   mode: 'print' | 'stall';
+  /** how fast it reads a job, like a printer whose buffer is full and prints as it reads (default: at once) */
+  readBytesPerSecond: number | undefined;
   /** stop listening: connections are refused */
   off(): Promise<void>;
   /** listen again on the same port */
@@ -36,6 +39,7 @@ export async function startFakePrinter(options: { paperQuery?: string } = {}): P
     jobs: [],
     connections: 0,
     mode: 'print',
+    readBytesPerSecond: undefined,
     async off() {
       const current = server;
       server = undefined;
@@ -75,11 +79,29 @@ export async function startFakePrinter(options: { paperQuery?: string } = {}): P
       return;
     }
     const chunks: Buffer[] = [];
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const opened = Date.now();
+    let read = 0;
+    // how long until it has read what came so far at its pace
+    const behind = () => {
+      const rate = printer.readBytesPerSecond;
+      return rate === undefined ? 0 : Math.max(0, (read / rate) * 1000 - (Date.now() - opened));
+    };
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      read += chunk.length;
+      const wait = behind();
+      if (wait > 0) {
+        socket.pause();
+        setTimeout(() => socket.resume(), wait);
+      }
+    });
     socket.on('end', () => {
-      if (chunks.length > 0) printer.jobs.push(Buffer.concat(chunks));
-      socket.end();
-      waiters.splice(0, waiters.length, ...waiters.filter((waiter) => !waiter()));
+      // the end of the job is read (and the printer closes its side) once the bytes before it are
+      setTimeout(() => {
+        if (chunks.length > 0) printer.jobs.push(Buffer.concat(chunks));
+        socket.end();
+        waiters.splice(0, waiters.length, ...waiters.filter((waiter) => !waiter()));
+      }, behind());
     });
   }
 

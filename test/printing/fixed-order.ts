@@ -38,3 +38,19 @@ export function fixedOrder(payment: 'cash' | 'card' = 'cash'): Order {
     giftCards: [],
   };
 }
+
+/**
+ * The fixed order with `count` tickets (fixed codes, seats and areas that vary, two price lines): a large order
+ * whose printout is pinned by golden files, so rendering it in slices is shown to write the same bytes.
+ */
+export function largeFixedOrder(count: number, payment: 'cash' | 'card' = 'cash'): Order {
+  const order = fixedOrder(payment);
+  const tickets = Array.from({ length: count }, (_, index) => ({
+    id: `tkt_${index + 1}`,
+    itemId: index % 3 === 0 ? 'itm_student' : 'itm_adult',
+    code: `K${String(index + 1).padStart(5, '0')}Q2M9DPL3V8WZRX`.slice(0, 20),
+    ...(index % 4 !== 3 && { area: index % 2 === 0 ? 'Stalls' : 'Balcon d’honneur' }),
+    ...(index % 5 !== 4 && { seat: `Row ${String.fromCharCode(65 + (index % 26))}, Seat ${index + 1}` }),
+  }));
+  return { ...order, tickets };
+}

@@ -1,10 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import { EngineError } from '../../domain/errors';
 import type { EngineContext } from '../../use-cases/context';
 import { importOrders } from '../../use-cases/import-orders';
 import { errorBody } from '../error-handler';
 import { replies } from '../../contract/common';
-import { Capabilities, EXTENSIONS, IMPORT_BATCH_LIMIT, ImportAnswer, ImportBody, type ImportResult } from '../../contract/import';
+import { Capabilities, EXTENSIONS, IMPORT_BATCH_LIMIT, ImportAnswer, ImportBody, ImportResult } from '../../contract/import';
+import { mapInSlices } from '../../use-cases/time-slices';
+
+/** one import result, for the route's serializer (a plain object: Fastify's compile cache is keyed by it) */
+const RESULT_SCHEMA: Record<string, unknown> = { ...ImportResult };
 
 /**
  * What makes an engine a hub (contract §10): GET /capabilities, public, so a terminal can tell a hub from a
@@ -31,23 +36,28 @@ export const hubRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext; importBa
         summary: "Import a terminal's orders: up to 100, each created whole or refused whole, with a result per order",
         description:
           'Each order is checked and created exactly as POST /carts, extras, vouchers and POST /orders with `payment: { method: "external", reference }` ' +
-          'would, in one transaction, with no hold left behind when it is refused. The answer is 200 with one result per order, in the order sent: ' +
+          'would, in one transaction per order, with no hold left behind when it is refused. The answer is 200 with one result per order, in the order sent: ' +
           '`status` 201 with the `order`, or the status and `error` (the v3 error object, `param` under `orders[i]`) of the refusal. ' +
           'A repeated `idempotencyKey` with the same `reference` — or the same `reference` under any key — answers the first import\'s order ' +
           'with `replayed: true`, for good (not only 24 hours); the same key with another reference is 409 IDEMPOTENCY_KEY_REUSED.',
         body: ImportBody,
-        response: replies(200, ImportAnswer),
+        // the answer goes out as JSON text serialized in slices (below); the schema documents it
+        response: { ...replies(200, ImportAnswer), 200: Type.Unsafe<string>(Type.Object({ data: ImportAnswer })) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       if (request.apiKeyId === undefined) throw new EngineError('INVALID_API_KEY');
-      const outcomes = importOrders(ctx, { id: request.apiKeyId, scopes: request.apiKeyScopes ?? [] }, request.body);
-      const results = outcomes.map((outcome): ImportResult => {
+      const outcomes = await importOrders(ctx, { id: request.apiKeyId, scopes: request.apiKeyScopes ?? [] }, request.body);
+      // The answer carries every order whole: a batch of large orders is megabytes of JSON, seconds of one
+      // synchronous serialization. So each result is serialized on its own, with the route's serializer and its
+      // schema, in slices that give the event loop a turn (issue #22), and sent as the JSON text it makes.
+      const serialize = reply.compileSerializationSchema(RESULT_SCHEMA);
+      const results = await mapInSlices(outcomes, (outcome) => {
         const named = { reference: outcome.reference, idempotencyKey: outcome.idempotencyKey };
-        if ('error' in outcome) return { ...named, status: outcome.error.status, error: errorBody(outcome.error, request).error };
-        return { ...named, status: 201, ...(outcome.replayed && { replayed: true }), order: outcome.order };
+        if ('error' in outcome) return serialize({ ...named, status: outcome.error.status, error: errorBody(outcome.error, request).error } satisfies ImportResult);
+        return serialize({ ...named, status: 201, ...(outcome.replayed && { replayed: true }), order: outcome.order } satisfies ImportResult);
       });
-      return { data: { results } };
+      return reply.type('application/json; charset=utf-8').send(`{"data":{"results":[${results.join(',')}]}}`);
     },
   );
 };

@@ -14,7 +14,6 @@ export const orderSummaryRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext 
       config: { scope: 'orders:read' },
       schema: {
         tags: ['orders'],
-        operationId: 'summarizeOrders',
         summary: 'What the orders made between two instants add up to, per currency (count, total, cancelled, net)',
         querystring: OrdersSummaryQuery,
         response: replies(200, OrdersSummary),
