@@ -48,7 +48,9 @@ export const openApiOptions: FastifyDynamicSwaggerOptions = {
     if (channelScope) return { schema: { ...schema, security: [{ v1Channel: [], v1Checksum: [] }], 'x-required-scope': channelScope }, url };
     const scope = route.config?.scope;
     if (!scope) return { schema, url };
-    return { schema: { ...schema, security: [{ apiKey: [] }], 'x-required-scope': scope }, url };
+    // a route some narrower scope also opens (auth.ts): the contract's scope first, every accepted one beside it
+    const scopes = typeof scope === 'string' ? [scope] : scope;
+    return { schema: { ...schema, security: [{ apiKey: [] }], 'x-required-scope': scopes[0], ...(scopes.length > 1 && { 'x-accepted-scopes': scopes }) }, url };
   },
 };
 
