@@ -1,3 +1,4 @@
+import type { StaffSession } from '../contract/staff';
 import { EngineError } from '../domain/errors';
 import { ROLE_SCOPES, type Caller } from '../domain/scopes';
 import type { KeyRepo } from '../store/key-repo';
@@ -14,12 +15,6 @@ export const STAFF_SESSION_MS = 12 * 3600 * 1000;
 export const STAFF_OWNER = 'box-office';
 const STAFF_KEY_NAME = 'staff-session';
 
-export interface StaffSession {
-  readonly apiKey: string;
-  readonly role: 'box-office';
-  readonly scopes: string[];
-  readonly expiresAt: string;
-}
 
 export interface StaffSignIn {
   readonly keys: KeyRepo;

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { replies } from '../../contract/common';
+import { StaffSession, StaffSignInBody } from '../../contract/staff';
 import { createPinGuard } from '../../staff/pin';
 import { signIn, signOut } from '../../staff/sessions';
 import type { KeyRepo } from '../../store/key-repo';
@@ -12,18 +12,11 @@ import { assertLocalPage } from './ui';
  * machine's own page only (no key needed, loopback and same-origin); signing out takes the staff key itself.
  * Both are the UI's, not the integrators': left out of the OpenAPI document.
  */
-const SignInBody = Type.Object({ pin: Type.String({ maxLength: 64 }) }, { additionalProperties: false });
-const StaffSession = Type.Object({
-  apiKey: Type.String(),
-  role: Type.Literal('box-office'),
-  scopes: Type.Array(Type.String()),
-  expiresAt: Type.String({ format: 'date-time' }),
-});
 
 export const staffSessionRoutes: FastifyPluginAsyncTypebox<{ keys: KeyRepo; pinHash: string; now: () => number }> = async (app, { keys, pinHash, now }) => {
   // per engine, in memory: a restart ends a lock, as the desktop kiosk's staff exit does
   const guard = createPinGuard();
-  app.post('/staff-sessions', { schema: { hide: true, body: SignInBody, response: replies(201, StaffSession) } }, async (request, reply) => {
+  app.post('/staff-sessions', { schema: { hide: true, body: StaffSignInBody, response: replies(201, StaffSession) } }, async (request, reply) => {
     assertLocalPage(request);
     const session = signIn({ keys, pinHash, guard, now }, request.body.pin);
     return reply.code(201).header('cache-control', 'no-store').send({ data: session });

@@ -7,6 +7,7 @@ import type { Order as OrderSchema, PaymentRequest as PaymentSchema } from '../.
 import type { Holdings as HoldingsSchema } from '../../../engine/contract/holdings';
 import type { SyncConflict as SyncConflictSchema, SyncStatus as SyncStatusSchema } from '../../../engine/contract/sync';
 export type { PrintBody, PrintJob, Printer } from '../../../engine/contract/printing';
+export type { StaffSession } from '../../../engine/contract/staff';
 /** the tickets PDF's page: A4 or an 80 mm roll */
 export type PdfSize = 'a4' | '80mm';
 

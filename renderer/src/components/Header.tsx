@@ -12,6 +12,8 @@ interface Props {
   language: Language;
   onMode(mode: Mode): void;
   onLanguage(language: Language): void;
+  /** the box office is signed in: a `Sign out` control */
+  onSignOut?: () => void;
   /** more status for the bar (a printer that is down) */
   children?: ReactNode;
 }
@@ -21,7 +23,7 @@ interface Props {
  * offers no way into box-office mode (cash, refunds): staff open it with ?mode=boxOffice or the desktop
  * app's staff exit. A kiosk's language is chosen with large buttons on its own screens (screens/kiosk/LanguageButtons).
  */
-export function Header({ t, online, reconnecting = false, waiting, mode, language, onMode, onLanguage, children }: Props) {
+export function Header({ t, online, reconnecting = false, waiting, mode, language, onMode, onLanguage, onSignOut, children }: Props) {
   const status = reconnecting ? t('conn.reconnecting') : online === null ? t('conn.checking') : online ? t('conn.online') : t('conn.offline');
   return (
     <header className="app-header">
@@ -50,6 +52,11 @@ export function Header({ t, online, reconnecting = false, waiting, mode, languag
             <option value="fr" lang="fr">Français</option>
           </select>
         </label>
+      )}
+      {mode === 'boxOffice' && onSignOut && (
+        <button type="button" className="secondary sign-out" onClick={onSignOut}>
+          {t('signOut')}
+        </button>
       )}
     </header>
   );
