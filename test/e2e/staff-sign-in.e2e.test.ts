@@ -93,6 +93,31 @@ describe('the box office asks for the staff PIN', () => {
   });
 });
 
+describe('guessing the staff PIN', () => {
+  let ui: UiHarness;
+  beforeAll(async () => {
+    ui = await startUi();
+  });
+  afterAll(() => ui.close());
+
+  it('locks the sign-in after 5 wrong PINs, and says so (the right PIN too is refused meanwhile)', { timeout: 60_000 }, async () => {
+    const page = await ui.open('boxOffice', '', { signIn: false });
+    await page.getByLabel('Staff PIN', { exact: true }).waitFor();
+    for (let i = 1; i <= 5; i += 1) {
+      const answered = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/v3/staff-sessions');
+      await page.keyboard.type(`00000${i}`);
+      await page.keyboard.press('Enter');
+      expect((await answered).status()).toBe(i < 5 ? 401 : 429);
+      await page.getByRole('alert').filter({ hasText: i < 5 ? 'Wrong PIN' : 'Sign-in is locked for 5 min' }).waitFor();
+    }
+    await page.keyboard.type(TEST_STAFF_PIN);
+    await page.keyboard.press('Enter');
+    await page.getByRole('alert').filter({ hasText: 'locked' }).waitFor();
+    expect(await page.getByLabel('Staff PIN', { exact: true }).count()).toBe(1);
+    await expectAccessible(page, 'staff sign-in locked');
+  });
+});
+
 describe('the kiosk page', () => {
   let ui: UiHarness;
   beforeAll(async () => {

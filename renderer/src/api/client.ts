@@ -127,7 +127,7 @@ export function createClient(options: ClientOptions) {
       apiKey = key;
     },
     /** the box office's staff sign-in (same origin, no key): its key, or 401 INVALID_STAFF_PIN / 429 when locked */
-    signIn: (pin: string) => data(request<{ data: StaffSession }>('POST', '/staff-sessions', { body: { pin }, repeatable: false, anonymous: true })),
+    signIn: (pin: string) => data(request<{ data: StaffSession }>('POST', '/staff-sessions', { body: { pin }, repeatable: false, once: true, anonymous: true })),
     signOut: () => request<undefined>('DELETE', '/staff-sessions/current', { repeatable: false, once: true }),
     health: () => request<{ status: string }>('GET', '/health', { ...read, once: true, timeoutMs: 3000 }),
     locations: () => data(request<{ data: Location[] }>('GET', '/locations', read)),

@@ -34,6 +34,8 @@ export function StaffSignIn() {
       <form
         onSubmit={(event) => {
           event.preventDefault();
+          // one try at a time: an Enter while the last is answered keeps what was typed
+          if (busy) return;
           const entered = pin;
           setPin('');
           void sessionStore.getState().pinSubmitted(entered);
@@ -51,7 +53,7 @@ export function StaffSignIn() {
             onChange={(event) => setPin(event.target.value.replace(/\D/g, ''))}
           />
         </label>
-        <button type="submit" className="primary" disabled={busy || pin.length === 0}>
+        <button type="submit" className="primary" disabled={pin.length === 0}>
           {t('signIn.submit')}
         </button>
       </form>
