@@ -6,7 +6,7 @@ import { startEngine, type RunningEngine } from '../engine/start';
 import { createSystemPrint, listSystemPrinters } from './printing';
 import { installSecurity } from './security';
 import { loadSettings, type Settings } from './settings';
-import { createPinGuard, verifyPin } from './staff-pin';
+import { createPinGuard, verifyPin } from '../engine/staff/pin';
 import { createMainWindow } from './window';
 
 /**
@@ -95,8 +95,12 @@ async function localTarget(settings: Settings) {
     printers: settings.printers,
     systemPrint: createSystemPrint(),
     allocation: settings.allocation,
+    // the box office's staff sign-in takes the same PIN as the kiosk's staff exit
+    ...(settings.staffPinHash !== undefined && { staffPinHash: settings.staffPinHash }),
     logger,
   });
+  // the path only, never the PIN
+  if (engine.staffPinFile !== undefined) logger.info(`staff PIN: see ${engine.staffPinFile}`);
   if (!engine.ui) throw new Error('the UI is missing from this build (dist/renderer)');
   // The window always talks to its own engine over loopback, also when the engine serves the LAN.
   const url = engine.ui.url.replace(/^http:\/\/(0\.0\.0\.0|\[::\])/, 'http://127.0.0.1');

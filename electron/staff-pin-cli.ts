@@ -1,4 +1,4 @@
-import { hashPin } from './staff-pin';
+import { hashPin } from '../engine/staff/pin';
 
 /** `npm run staff-pin -- 1234`: prints the settings line for a kiosk's staff-exit PIN. */
 const pin = process.argv[2] ?? '';

@@ -28,6 +28,9 @@ import { parsePrinter, PrinterUrlError } from './printing/printers';
 import { startPrintQueue, type PrintQueue } from './printing/queue';
 import type { TcpTimeouts } from './printing/tcp';
 import { createPrintJobRepo } from './store/print-job-repo';
+import type { AllocationCap } from './domain/allocations';
+import { ROLE_SCOPES } from './domain/scopes';
+import { staffPinHash } from './staff/pin-source';
 
 /** Options of `startEngine`, the one way the engine starts: `serve`, Electron and the tests alike. */
 export interface EngineOptions {
@@ -59,6 +62,14 @@ export interface EngineOptions {
   readonly allocationCycleMs?: number;
   /** at a hub: how long a terminal's allocations outlive its last call (default 6 hours) */
   readonly allocationLapseSeconds?: number;
+  /** at a hub: the most of one inventory item one terminal may hold (`--allocation-cap`; default 25 %, at least 10 places) */
+  readonly allocationCap?: AllocationCap;
+  /**
+   * the staff PIN's scrypt hash (`npm run staff-pin -- PIN`) for the box office's sign-in; `serve` takes it from
+   * KASSA_STAFF_PIN_HASH or --staff-pin-file, Electron from its settings. Absent: the PIN the engine made at its
+   * first start (DATA/staff-pin.txt)
+   */
+  readonly staffPinHash?: string;
   /** the simulated payment provider's answer latency (for demos and crash tests) */
   readonly paymentAnswerDelayMs?: number;
   /**
@@ -100,6 +111,8 @@ export interface RunningEngine {
   readonly port: number;
   /** the UI, when one is served: where it opens and its start-up config (Electron's preload hands it over) */
   readonly ui: { readonly url: string; readonly config: UiConfig } | undefined;
+  /** set when this start made the staff PIN: the file it is in (say where, never the PIN itself) */
+  readonly staffPinFile?: string;
   close(): Promise<void>;
 }
 
@@ -149,6 +162,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     const queue = printQueue;
 
     const keys = createKeyRepo(db);
+    const staffPin = staffPinHash(db, options.dataDir, options.staffPinHash, now());
     const ui = uiFor(options.uiDir, keys, simulator.provider.testTokens);
     const work = inFlight();
     const app = await buildApp({
@@ -170,6 +184,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       },
       ...(options.capabilities !== undefined && { capabilities: options.capabilities }),
       ...(options.allocations === false && { allocations: false }),
+      ...(options.allocationCap !== undefined && { allocationCap: options.allocationCap }),
+      staffPinHash: staffPin.hash,
     });
     const host = options.host ?? '127.0.0.1';
     // what the start wrote (settled attempts, the UI's key) is on the disk before the first request
@@ -224,6 +240,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       url,
       port,
       ui: ui && { url: `${url}/`, config: ui.config },
+      ...(staffPin.created !== undefined && { staffPinFile: staffPin.created }),
       close: () => {
         closed ??= (async () => {
           clearInterval(sweeper);
@@ -262,10 +279,11 @@ function uiFor(uiDir: string | false | undefined, keys: KeyRepo, testTokens: rea
   const root = uiDir === undefined ? DEFAULT_UI_DIR : uiDir;
   if (root === false || !existsSync(join(root, 'index.html'))) return undefined;
   keys.revokeNamed(UI_KEY_NAME);
-  // A till's scopes, and `sync` for the header's status and the box office's conflict inbox. Never admin:
-  // no catalog writes, no imports of unpaid orders from the page.
-  const { key } = keys.create(UI_KEY_NAME, ['catalog:read', 'carts:write', 'orders:read', 'orders:write', 'sync']);
-  return { root, config: { apiKey: key, apiBase: '/api/v3', testTokens } };
+  // Any process of this machine may read it: the kiosk's scopes only (card sales, its own orders, the sync
+  // status). The box office's key comes from a staff sign-in. Every start's key shares one owner, so the
+  // page's sale survives a restart.
+  const { key } = keys.create(UI_KEY_NAME, ROLE_SCOPES.kiosk, { owner: 'kiosk' });
+  return { root, config: { apiKey: key, apiBase: '/api/v3', testTokens, staffSignIn: true } };
 }
 
 function readCatalogFile(path: string): CatalogDocument {

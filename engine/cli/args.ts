@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { parsePrinter, PrinterUrlError } from '../printing/printers';
+import { DEFAULT_ALLOCATION_CAP_FLOOR, type AllocationCap } from '../domain/allocations';
 
 /** The environment variable that carries the upstream's key (kept out of the process list). */
 export const UPSTREAM_KEY_ENV = 'KASSA_UPSTREAM_KEY';
@@ -36,6 +37,8 @@ export function parseServeArgs(argv: readonly string[], env: Readonly<Record<str
       'sync-retry-ms': { type: 'string', default: '1000' },
       printer: { type: 'string', multiple: true, default: [] },
       allocation: { type: 'string', default: '10' },
+      'allocation-cap': { type: 'string', default: '25%' },
+      'staff-pin-file': { type: 'string' },
       'offline-sales': { type: 'boolean', default: false },
     },
   });
@@ -56,6 +59,8 @@ export function parseServeArgs(argv: readonly string[], env: Readonly<Record<str
       retryBaseMs: wholeNumber('--sync-retry-ms', values['sync-retry-ms'], 60_000, 1),
     }),
     allocation: wholeNumber('--allocation', values.allocation, 100_000),
+    allocationCap: allocationCapOf(values['allocation-cap']),
+    ...staffPinOf(env[STAFF_PIN_HASH_ENV], values['staff-pin-file']),
     offlineSales: values['offline-sales'],
     logLevel: values['log-level'],
     paymentAnswerDelayMs: wholeNumber('--psp-answer-delay-ms', values['psp-answer-delay-ms'], 600_000),
@@ -93,6 +98,56 @@ function wholeNumber(flag: string, text: string, max: number, min = 0): number {
 }
 
 export class UsageError extends Error {}
+
+/** The environment variable that carries the staff PIN's scrypt hash (`npm run staff-pin -- PIN`). */
+export const STAFF_PIN_HASH_ENV = 'KASSA_STAFF_PIN_HASH';
+
+/**
+ * `--allocation-cap`: `P%` of each item's capacity (rounded up, at least 10 places — domain/allocations.ts says why
+ * the default is 25%) or `N` places per item.
+ */
+function allocationCapOf(text: string): AllocationCap {
+  const percent = /^(\d{1,3})%$/.exec(text);
+  if (percent) {
+    const value = Number(percent[1]);
+    if (value < 1 || value > 100) throw new UsageError(`--allocation-cap takes a share from 1% to 100%, not "${text}"`);
+    return { percent: value, floor: DEFAULT_ALLOCATION_CAP_FLOOR };
+  }
+  return { places: wholeNumber('--allocation-cap', text, 1_000_000, 1) };
+}
+
+/**
+ * The staff PIN's hash: KASSA_STAFF_PIN_HASH, else `--staff-pin-file FILE` (its first line: the hash, or the
+ * JSON line `npm run staff-pin` prints). Neither: the engine's own PIN (DATA/staff-pin.txt).
+ */
+function staffPinOf(inEnv: string | undefined, file: string | undefined): { staffPinHash?: string } {
+  let hash = inEnv?.trim();
+  let source = STAFF_PIN_HASH_ENV;
+  if ((hash === undefined || hash === '') && file !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new UsageError(`cannot read --staff-pin-file ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const line = text.split(/\r?\n/, 1)[0]?.trim() ?? '';
+    hash = line.startsWith('{') ? jsonPinHash(line) : line;
+    source = `--staff-pin-file ${file}`;
+  }
+  if (hash === undefined || hash === '') return {};
+  if (!/^scrypt\$[\w-]+\$[\w-]+$/.test(hash)) throw new UsageError(`${source} holds no staff PIN hash: make one with npm run staff-pin -- PIN`);
+  return { staffPinHash: hash };
+}
+
+function jsonPinHash(line: string): string {
+  try {
+    const parsed: unknown = JSON.parse(line);
+    if (typeof parsed === 'object' && parsed !== null && 'staffPinHash' in parsed && typeof parsed.staffPinHash === 'string') return parsed.staffPinHash;
+  } catch {
+    // not JSON: reported below as no hash
+  }
+  return '';
+}
 
 /** `--printer URL`, repeatable (contract §12); the first is where print requests go unless they name another. */
 function printersOf(urls: readonly string[]): string[] {

@@ -22,6 +22,8 @@ async function main(): Promise<void> {
   console.log(`listening on ${engine.url}`);
   console.log(engine.ui ? `ui: ${engine.ui.url}` : 'ui: not built — run `npm run build`, then start again (the API is at /api/v3)');
   if (args.upstream) console.log(`sync: upstream ${args.upstream.url}`);
+  // made at this first start: where to read it (the PIN itself is never printed or logged)
+  if (engine.staffPinFile !== undefined) console.log(`staff PIN: see ${engine.staffPinFile}`);
 
   let stoppingSince: number | undefined;
   const stop = (signal: string) => {

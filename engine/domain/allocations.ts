@@ -42,13 +42,35 @@ export interface ChangeOutcome {
 }
 
 /**
- * One change of one terminal's allocation of one item, given the item's stock and what the terminal holds.
- * A grant takes at most what is left (all or nothing below `minimum`: 409 INVENTORY_EXHAUSTED with what the
- * terminal could have); a give-back returns at most what the terminal holds.
+ * The most of one item one terminal may hold at a hub (`--allocation-cap`): a share of the item's capacity,
+ * rounded up, but never fewer than `floor` places (or the capacity, when smaller), or a fixed number of places.
  */
-export function planChange(stock: Stock, holding: number, request: ChangeRequest, param: string): ChangeOutcome {
+export type AllocationCap = { readonly percent: number; readonly floor: number } | { readonly places: number };
+
+/**
+ * The default: a quarter of each item, at least 10 places. With three tills no one of them can hoard the house
+ * (three together still leave a quarter to the others and the web), while a till keeps its usual 10 in hand
+ * (a terminal's default --allocation) on a small room too and a school class fits in one block in any room of
+ * 120 places or more. Places a till sells leave its allocation, so the cap limits what it holds at once, never
+ * what it sells in an evening.
+ */
+export const DEFAULT_ALLOCATION_CAP_FLOOR = 10;
+export const DEFAULT_ALLOCATION_CAP: AllocationCap = { percent: 25, floor: DEFAULT_ALLOCATION_CAP_FLOOR };
+
+export function capFor(cap: AllocationCap, capacity: number): number {
+  if ('places' in cap) return Math.min(cap.places, capacity);
+  return Math.min(capacity, Math.max(Math.ceil((capacity * cap.percent) / 100), cap.floor));
+}
+
+/**
+ * One change of one terminal's allocation of one item, given the item's stock and what the terminal holds.
+ * A grant takes at most what is left, and at most up to `cap` in the terminal's hands (all or nothing below
+ * `minimum`: 409 INVENTORY_EXHAUSTED with what the terminal could have); a give-back returns at most what the
+ * terminal holds.
+ */
+export function planChange(stock: Stock, holding: number, request: ChangeRequest, param: string, cap: number = Number.POSITIVE_INFINITY): ChangeOutcome {
   if (request.change >= 0) {
-    const left = placesLeft(stock);
+    const left = Math.min(placesLeft(stock), Math.max(0, cap - holding));
     const minimum = request.minimum ?? 0;
     if (minimum > request.change) throw new EngineError('INVALID_FIELD_VALUE', { param: `${param}.minimum`, details: { reason: 'minimum_above_change' } });
     if (left < minimum) {

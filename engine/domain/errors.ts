@@ -71,6 +71,9 @@ export const ERROR_CATALOGUE = {
   UPSTREAM_UNAVAILABLE: row('SERVICE_UNAVAILABLE', 503),
   HEADERS_TOO_LARGE: row('INVALID_REQUEST_ERROR', 431),
   REQUEST_TIMEOUT: row('INVALID_REQUEST_ERROR', 408),
+  // ownership and staff sign-in (issue #22)
+  IMPORT_REFERENCE_TAKEN: row('CONFLICT_ERROR', 409),
+  INVALID_STAFF_PIN: row('AUTHENTICATION_ERROR', 401),
 } as const satisfies Record<string, CatalogueRow>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

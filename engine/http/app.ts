@@ -5,6 +5,7 @@ import { EngineError } from '../domain/errors';
 import type { KeyRepo } from '../store/key-repo';
 import type { EngineContext } from '../use-cases/context';
 import { installAuth } from './auth';
+import { installOwnership } from './ownership';
 import { errorBody, installErrorHandling, sendError } from './error-handler';
 import { installGuard } from './guard';
 import { trackHandlers, type InFlight } from './in-flight';
@@ -13,6 +14,7 @@ import { requestSerializer } from './log-redaction';
 import { lazySchemas } from './schema-compilers';
 import { openApiOptions, swagger } from './openapi';
 import type { Allocator } from '../sync/allocator';
+import type { AllocationCap } from '../domain/allocations';
 import { allocationRoutes } from './routes/allocations';
 import { holdingRoutes } from './routes/holdings';
 import { cartItemRoutes } from './routes/cart-items';
@@ -35,6 +37,7 @@ import { installLegacyHeaders } from './v1/deprecation';
 import type { BasketRepo } from '../store/basket-repo';
 import type { ChannelRepo } from '../store/channel-repo';
 import { printingRoutes, type PrintingRoutesOptions } from './routes/printing';
+import { staffSessionRoutes } from './routes/staff-sessions';
 
 export interface AppOptions {
   readonly ctx: EngineContext;
@@ -54,6 +57,10 @@ export interface AppOptions {
   readonly capabilities?: false | { readonly importBatch?: number };
   /** a hub grants allocations to its terminals (default true; contract §10) */
   readonly allocations?: boolean;
+  /** at a hub: the most of one item one terminal may hold (default domain/allocations.ts DEFAULT_ALLOCATION_CAP) */
+  readonly allocationCap?: AllocationCap;
+  /** the staff PIN's hash: POST /staff-sessions hands the box office its key for it (staff/sessions.ts) */
+  readonly staffPinHash?: string;
   /** the built UI to serve at `/`, with its config; absent when there is none */
   readonly ui?: { readonly root: string; readonly config: UiConfig };
   /** the print queue's jobs and printers (contract §12) */
@@ -114,7 +121,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Bodies are JSON only: text/plain answers 415 like any other type instead of reaching validation as a string.
   app.removeContentTypeParser('text/plain');
   installGuard(app, { allowedHosts: options.allowedHosts });
-  installAuth(app, options.keys);
+  installAuth(app, options.keys, options.ctx.now);
+  installOwnership(app, options.ctx);
   installLegacyHeaders(app, options.legacy.baskets, options.ctx.now);
   if (options.rateLimit > 0) {
     await app.register(rateLimit, {
@@ -137,11 +145,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(orderSummaryRoutes, { ctx: options.ctx });
       const allocations = options.capabilities !== false && options.allocations !== false;
       if (options.capabilities !== false) await api.register(hubRoutes, { ctx: options.ctx, importBatch: options.capabilities?.importBatch, allocations });
-      if (allocations) await api.register(allocationRoutes, { ctx: options.ctx });
+      if (allocations) await api.register(allocationRoutes, { ctx: options.ctx, cap: options.allocationCap });
       await api.register(syncRoutes, { ctx: options.ctx, worker: options.sync });
       await api.register(legacyRoutes, options.legacy);
       await api.register(printingRoutes, { ctx: options.ctx, ...options.printing });
       await api.register(holdingRoutes, { ctx: options.ctx, allocator: options.allocator ?? (() => undefined) });
+      if (options.staffPinHash !== undefined) await api.register(staffSessionRoutes, { keys: options.keys, pinHash: options.staffPinHash, now: options.ctx.now });
     },
     { prefix: '/api/v3' },
   );

@@ -130,7 +130,9 @@ export const openApiOptions: FastifyDynamicSwaggerOptions = {
     const scope = route.config?.scope;
     // public on purpose (health, capabilities, the v1 guide, the challenge page): an empty requirement says so
     if (!scope) return { schema: { ...documented, security: [] }, url };
-    return { schema: { ...documented, security: [{ apiKey: [] }], 'x-required-scope': scope }, url };
+    // a route some narrower scope also opens (auth.ts): the contract's scope first, every accepted one beside it
+    const scopes = typeof scope === 'string' ? [scope] : scope;
+    return { schema: { ...documented, security: [{ apiKey: [] }], 'x-required-scope': scopes[0], ...(scopes.length > 1 && { 'x-accepted-scopes': scopes }) }, url };
   },
 };
 

@@ -64,8 +64,11 @@ export function createCartRepo(db: Db) {
   // occurrence (20,000 for an arena) for each cart.
   const holdStock = db.prepare<[number, string, string]>('UPDATE inventory_items SET held = held + ? WHERE occurrence_id = ? AND id = ?');
   const setStatus = db.prepare<[CartStatus, string]>('UPDATE carts SET status = ? WHERE id = ?');
-  const insertCart = db.prepare(`INSERT INTO carts (id, occurrence_id, event_id, location_id, kind, currency, status, created_at, expires_at)
-    VALUES (@id, @occurrenceId, @eventId, @locationId, @kind, @currency, 'held', @createdAt, @expiresAt)`);
+  // the owner is the key's (its id, or its role's shared name); none for the v1 facade's carts
+  const insertCart = db.prepare(`INSERT INTO carts (id, occurrence_id, event_id, location_id, kind, currency, status, created_at, expires_at, owner)
+    VALUES (@id, @occurrenceId, @eventId, @locationId, @kind, @currency, 'held', @createdAt, @expiresAt,
+      (SELECT COALESCE(owner, id) FROM api_keys WHERE id = @keyId))`);
+  const ownerOf = db.prepare<[string], { owner: string | null }>('SELECT owner FROM carts WHERE id = ?');
   const insertLine = db.prepare(`INSERT INTO cart_items (id, cart_id, position, type, name, quantity, unit_price, inventory_item_id, price_option_id, extra_id)
     VALUES (@id, @cartId, @position, @type, @name, @quantity, @baseUnitPrice, @inventoryItemId, @priceOptionId, @extraId)`);
   const cartById = db.prepare<[string], CartRow>(`
@@ -96,8 +99,9 @@ export function createCartRepo(db: Db) {
       releaseCartStock.run(cartId);
       setStatus.run(status, cartId);
     },
-    insert(cart: Omit<CartRow, 'status' | 'orderId'>, lines: readonly CartLine[], holds: ReadonlyMap<string, number>): void {
-      insertCart.run(cart);
+    /** `keyId`: the API key that makes the cart (its owner); undefined for the v1 facade */
+    insert(cart: Omit<CartRow, 'status' | 'orderId'>, lines: readonly CartLine[], holds: ReadonlyMap<string, number>, keyId?: string): void {
+      insertCart.run({ ...cart, keyId: keyId ?? null });
       lines.forEach((line, position) => insertLine.run(lineParams(cart.id, position, line)));
       for (const [itemId, quantity] of holds) holdStock.run(quantity, cart.occurrenceId, itemId);
     },
@@ -105,6 +109,8 @@ export function createCartRepo(db: Db) {
       insertLine.run(lineParams(cartId, nextPosition.get(cartId)?.next ?? 0, line));
     },
     get: (cartId: string): CartRow | undefined => cartById.get(cartId),
+    /** who the cart belongs to (null: the v1 facade's, or made before ownership); undefined: no such cart */
+    owner: (cartId: string): { owner: string | null } | undefined => ownerOf.get(cartId),
     lines: (cartId: string): CartLine[] => linesOf.all(cartId).map(toLine),
     setQuantity: (cartId: string, itemId: string, quantity: number): void => void setQuantity.run(quantity, itemId, cartId),
     deleteLine: (cartId: string, itemId: string): void => void deleteLine.run(itemId, cartId),

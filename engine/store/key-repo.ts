@@ -9,11 +9,23 @@ import type { Scope } from '../domain/scopes';
 
 export interface ApiKeyInfo { id: string; name: string; scopes: string[]; createdAt: string; revokedAt: string | null }
 
+/** A live key: its id, who its carts and orders belong to (its id, or its role's shared name), its scopes. */
+export interface AuthenticatedKey { id: string; owner: string; scopes: string[] }
+
+export interface KeyOptions {
+  /** the name the keys of one role share as the owner of their carts and orders (default: the key's own id) */
+  readonly owner?: string;
+  /** epoch ms after which the key answers 401 like a revoked one (default: never) */
+  readonly expiresAt?: number;
+}
+
 const hashKey = (key: string): string => createHash('sha256').update(key).digest('hex');
 
 export function createKeyRepo(db: Db) {
-  const insert = db.prepare('INSERT INTO api_keys (id, name, hash, scopes, created_at) VALUES (?, ?, ?, ?, ?)');
-  const byHash = db.prepare<[string], { id: string; scopes: string }>('SELECT id, scopes FROM api_keys WHERE hash = ? AND revoked_at IS NULL');
+  const insert = db.prepare<[string, string, string, string, string, string | null, number | null]>(
+    'INSERT INTO api_keys (id, name, hash, scopes, created_at, owner, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const byHash = db.prepare<[string, number], { id: string; owner: string; scopes: string }>(
+    'SELECT id, COALESCE(owner, id) AS owner, scopes FROM api_keys WHERE hash = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)');
   const all = db.prepare<[], { id: string; name: string; scopes: string; createdAt: string; revokedAt: string | null }>(
     'SELECT id, name, scopes, created_at AS createdAt, revoked_at AS revokedAt FROM api_keys ORDER BY created_at, id');
   const revoke = db.prepare<[string, string]>('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
@@ -21,16 +33,16 @@ export function createKeyRepo(db: Db) {
   const revokeNamed = db.prepare<[string, string]>('UPDATE api_keys SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL');
 
   return {
-    create(name: string, scopes: readonly Scope[]): { id: string; key: string } {
+    create(name: string, scopes: readonly Scope[], options: KeyOptions = {}): { id: string; key: string } {
       const id = `key_${randomBytes(6).toString('hex')}`;
       const key = `kassa_${randomBytes(32).toString('base64url')}`;
-      insert.run(id, name, hashKey(key), JSON.stringify(scopes), new Date().toISOString());
+      insert.run(id, name, hashKey(key), JSON.stringify(scopes), new Date().toISOString(), options.owner ?? null, options.expiresAt ?? null);
       return { id, key };
     },
-    /** The live key matching `key`, or undefined for an unknown or revoked one. */
-    authenticate(key: string): { id: string; scopes: string[] } | undefined {
-      const row = byHash.get(hashKey(key));
-      return row && { id: row.id, scopes: parseScopes(row.scopes) };
+    /** The live key matching `key`, or undefined for an unknown, revoked or expired one. */
+    authenticate(key: string, now: number = Date.now()): AuthenticatedKey | undefined {
+      const row = byHash.get(hashKey(key), now);
+      return row && { id: row.id, owner: row.owner, scopes: parseScopes(row.scopes) };
     },
     list: (): ApiKeyInfo[] => all.all().map((row) => ({ ...row, scopes: parseScopes(row.scopes) })),
     /** Revokes every live key of that name (the UI's per-start key replaces the previous one). */

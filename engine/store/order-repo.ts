@@ -24,8 +24,11 @@ export interface GiftCardRow { code: string; itemId: string; amount: number; cur
 const ORDER_COLUMNS = `id, cart_id AS cartId, status, created_at AS createdAt, cancelled_at AS cancelledAt, currency, total, lines, payment`;
 
 export function createOrderRepo(db: Db) {
-  const insertOrder = db.prepare(`INSERT INTO orders (id, cart_id, status, created_at, currency, total, lines, payment, api_key_id)
-    VALUES (@id, @cartId, 'confirmed', @createdAt, @currency, @total, @lines, @payment, @apiKeyId)`);
+  // the owner is the key's that checked out (its id, or its role's shared name; at a hub the importing terminal's)
+  const insertOrder = db.prepare(`INSERT INTO orders (id, cart_id, status, created_at, currency, total, lines, payment, api_key_id, owner)
+    VALUES (@id, @cartId, 'confirmed', @createdAt, @currency, @total, @lines, @payment, @apiKeyId,
+      (SELECT COALESCE(owner, id) FROM api_keys WHERE id = @apiKeyId))`);
+  const ownerOf = db.prepare<[string], { owner: string | null }>('SELECT owner FROM orders WHERE id = ?');
   const insertTicket = db.prepare('INSERT INTO tickets (id, order_id, item_id, code, position) VALUES (?, ?, ?, ?, ?)');
   const insertGiftCard = db.prepare(`INSERT INTO gift_cards (code, order_id, item_id, amount, currency, status) VALUES (?, ?, ?, ?, ?, 'active')`);
   const sellHeld = db.prepare<[string]>(cartStockUpdate('held = i.held - x.q, sold = i.sold + x.q'));
@@ -50,8 +53,13 @@ export function createOrderRepo(db: Db) {
   const newest = db.prepare<[number], OrderRow & { seq: number }>(`SELECT ${ORDER_COLUMNS}, rowid AS seq FROM orders ORDER BY rowid DESC LIMIT ?`);
   const olderThan = db.prepare<[number, number], OrderRow & { seq: number }>(`SELECT ${ORDER_COLUMNS}, rowid AS seq FROM orders
     WHERE rowid < ? ORDER BY rowid DESC LIMIT ?`);
-  const byTicketCode = db.prepare<[string], OrderRow>(`SELECT ${ORDER_COLUMNS.replace(/(^|, )(\w+)/g, '$1o.$2')} FROM orders o
-    JOIN tickets t ON t.order_id = o.id WHERE t.code = ?`);
+  // one owner's orders (a key without orders:any), through orders_by_owner
+  const newestOf = db.prepare<[string, number], OrderRow & { seq: number }>(`SELECT ${ORDER_COLUMNS}, rowid AS seq FROM orders
+    WHERE owner = ? ORDER BY rowid DESC LIMIT ?`);
+  const olderOf = db.prepare<[string, number, number], OrderRow & { seq: number }>(`SELECT ${ORDER_COLUMNS}, rowid AS seq FROM orders
+    WHERE owner = ? AND rowid < ? ORDER BY rowid DESC LIMIT ?`);
+  const byTicketCode = db.prepare<[string], OrderRow & { owner: string | null }>(`SELECT ${ORDER_COLUMNS.replace(/(^|, )(\w+)/g, '$1o.$2')}, o.owner
+    FROM orders o JOIN tickets t ON t.order_id = o.id WHERE t.code = ?`);
   const cancel = db.prepare<[number, string, string]>("UPDATE orders SET status = 'cancelled', cancelled_at = ?, payment = ? WHERE id = ?");
   const setPayment = db.prepare<[string, string]>('UPDATE orders SET payment = ? WHERE id = ?');
   const voidGiftCards = db.prepare<[string]>("UPDATE gift_cards SET status = 'void' WHERE order_id = ?");
@@ -72,6 +80,10 @@ export function createOrderRepo(db: Db) {
     events: (orderIds: readonly string[]) => eventsOf.all(JSON.stringify(orderIds)),
     /** a page of orders, newest first, after the order with sequence number `afterSeq` */
     page: (limit: number, afterSeq?: number) => (afterSeq === undefined ? newest.all(limit) : olderThan.all(afterSeq, limit)),
+    /** a page of one owner's orders, newest first */
+    pageOf: (owner: string, limit: number, afterSeq?: number) => (afterSeq === undefined ? newestOf.all(owner, limit) : olderOf.all(owner, afterSeq, limit)),
+    /** who the order belongs to (null: no key recorded); undefined: no such order */
+    owner: (orderId: string): { owner: string | null } | undefined => ownerOf.get(orderId),
     byTicketCode: (code: string) => byTicketCode.get(code),
     setPayment: (orderId: string, payment: unknown) => void setPayment.run(JSON.stringify(payment), orderId),
     /** Puts the order's seats back on sale and voids its gift cards. */

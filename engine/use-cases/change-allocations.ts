@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { planChange, placesLeft } from '../domain/allocations';
+import { capFor, DEFAULT_ALLOCATION_CAP, planChange, placesLeft, type AllocationCap } from '../domain/allocations';
 import { EngineError } from '../domain/errors';
 import type { Allocations, AllocationView, ChangeAllocationsBody } from '../contract/allocation';
 import { immediate } from '../store/db';
@@ -9,7 +9,8 @@ import type { EngineContext } from './context';
  * POST /allocations (contract §10): grants, tops up and gives back places of inventory items to the calling
  * terminal (its API key), all changes of one request in one transaction. The Idempotency-Key makes a retried
  * request land once: the same key and body answer the first answer again. Every call renews the terminal's
- * allocations until now + the hub's lapse time.
+ * allocations until now + the hub's lapse time. No terminal holds more of one item than `cap` allows
+ * (`--allocation-cap`): past it a grant gives up to the cap, or nothing and 409 below its `minimum`.
  */
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
@@ -19,6 +20,7 @@ export function changeAllocations(
   terminalId: string,
   idempotencyKey: string | undefined,
   body: ChangeAllocationsBody,
+  cap: AllocationCap = DEFAULT_ALLOCATION_CAP,
 ): { answer: Allocations; replayed: boolean } {
   if (idempotencyKey === undefined || !UUID_V4.test(idempotencyKey)) throw new EngineError('INVALID_IDEMPOTENCY_KEY', { param: 'Idempotency-Key' });
   const key = idempotencyKey.toLowerCase();
@@ -43,7 +45,7 @@ export function changeAllocations(
         throw new EngineError('OCCURRENCE_NOT_AVAILABLE', { param: `${param}.occurrenceId`, details: { occurrenceId: request.occurrenceId } });
       }
       const previous = ctx.allocations.get(terminalId, request.occurrenceId, request.inventoryItemId)?.quantity ?? 0;
-      const outcome = planChange(stock, previous, request, param);
+      const outcome = planChange(stock, previous, request, param, capFor(cap, stock.capacity));
       const row = { terminalId, occurrenceId: request.occurrenceId, inventoryItemId: request.inventoryItemId, quantity: outcome.quantity, expiresAt };
       ctx.allocations.set(row, previous);
       const after = { ...stock, allocated: stock.allocated + outcome.quantity - previous };

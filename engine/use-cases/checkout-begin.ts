@@ -3,7 +3,7 @@ import type { Money } from '../domain/money';
 import type { PaymentRequest, PlaceOrderBody } from '../contract/order';
 import type { AttemptRow } from '../store/checkout-repo';
 import { immediate } from '../store/db';
-import { grants } from '../domain/scopes';
+import { grants, usesCart } from '../domain/scopes';
 import { maxTendered, type PaymentMethod } from '../domain/payment-attempt';
 import { scaleOf } from '../domain/currencies';
 import { voucherConflict } from '../domain/voucher-policy';
@@ -21,6 +21,8 @@ import type { EngineContext } from './context';
 export interface CheckoutRequest {
   readonly apiKeyId: string;
   readonly apiKeyScopes: readonly string[];
+  /** who the key's carts belong to (auth.ts; default its id); another owner's cart is not found */
+  readonly apiKeyOwner?: string;
   readonly idempotencyKey: string;
   readonly body: PlaceOrderBody;
 }
@@ -44,6 +46,10 @@ export function beginCheckout(ctx: EngineContext, request: CheckoutRequest, now:
       ctx.checkout.forgetKey(apiKeyId, idempotencyKey);
     }
 
+    const owner = ctx.carts.owner(body.cartId);
+    if (owner && !usesCart({ keyId: apiKeyId, owner: request.apiKeyOwner ?? apiKeyId, scopes: request.apiKeyScopes }, owner.owner)) {
+      throw new EngineError('RESOURCE_NOT_FOUND', { param: 'cartId' });
+    }
     const cart = liveCart(ctx, body.cartId, now);
     // spec §7.3: after a risk decline no payment method will succeed for this cart
     if (ctx.checkout.riskDeclined(cart.id)) throw new EngineError('RISK_CHECK_FAILED');
@@ -91,6 +97,10 @@ function checkPayment(payment: PaymentRequest, total: Money, scopes: readonly st
 function checkPaid(payment: PaymentRequest, total: Money, scopes: readonly string[]): StoredPayment {
   if (payment.method !== 'external' && payment.reference !== undefined) {
     throw new EngineError('INVALID_FIELD_VALUE', { param: 'payment.reference', details: { reason: 'external_only' } });
+  }
+  // cash is staff's: a key that may only check out (the kiosk's orders:checkout) sells by card
+  if (payment.method === 'cash' && !grants(scopes, 'orders:write')) {
+    throw new EngineError('INSUFFICIENT_PERMISSIONS', { param: 'payment.method', details: { requiredScope: 'orders:write' } });
   }
   if (payment.method === 'external') {
     if (!grants(scopes, 'orders:import')) throw new EngineError('INSUFFICIENT_PERMISSIONS', { param: 'payment.method', details: { requiredScope: 'orders:import' } });

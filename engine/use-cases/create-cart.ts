@@ -1,4 +1,5 @@
 import { planCart, resolveOccurrence } from '../domain/cart-rules';
+import { usesCart, type Caller } from '../domain/scopes';
 import type { Cart, CreateCartBody } from '../contract/cart';
 import { immediate } from '../store/db';
 import { consumeAllocation, limitToHoldings, withAllocation } from './allocation-share';
@@ -11,10 +12,13 @@ import { locationOf, priceContextFor } from './price-context';
  * `previousCartId` that still holds stock is released first inside the same transaction, so a customer
  * changing seats may keep some of them; if the new cart fails, the rollback leaves the old one holding.
  * An unknown, expired or ordered previous cart is left alone (best effort, never an error).
- * `terminalId` (the calling API key): at a hub, a terminal's cart takes from its allocation first.
+ * `caller` (the calling API key): the cart belongs to it (store/cart-repo.ts), a `previousCartId` of another key is
+ * left alone as if unknown, and at a hub a terminal's cart takes from its allocation first. None for the v1
+ * facade's carts, which belong to no key.
  */
-export function createCart(ctx: EngineContext, body: CreateCartBody, terminalId?: string): Cart {
+export function createCart(ctx: EngineContext, body: CreateCartBody, caller?: Caller): Cart {
   const now = ctx.now();
+  const terminalId = caller?.keyId;
   return immediate(ctx.db, () => {
     const occurrenceIds = [...new Set(body.items.map((item) => item.occurrenceId))];
     const occurrence = resolveOccurrence(body.items, ctx.catalog.occurrences(occurrenceIds));
@@ -23,7 +27,7 @@ export function createCart(ctx: EngineContext, body: CreateCartBody, terminalId?
 
     ctx.carts.releaseExpired(now);
     ctx.allocations.lapse(now);
-    if (body.previousCartId !== undefined) releasePrevious(ctx, body.previousCartId, now);
+    if (body.previousCartId !== undefined) releasePrevious(ctx, body.previousCartId, now, caller);
 
     const plan = planCart(body.items, occurrence, {
       occurrences: new Map([[occurrence.id, occurrence]]),
@@ -47,13 +51,15 @@ export function createCart(ctx: EngineContext, body: CreateCartBody, terminalId?
     };
     consumeAllocation(ctx, terminalId, occurrence.id, plan.holds);
     const lines = plan.lines.map((line) => ({ ...line, id: ctx.newId('itm') }));
-    ctx.carts.insert(cart, lines, plan.holds);
+    ctx.carts.insert(cart, lines, plan.holds, terminalId);
     // the location, price context and lines this cart was just made with, not read back
     return cartView(ctx, { ...cart, status: 'held', orderId: null }, now, undefined, { location, context: pricing, lines }, 'items');
   });
 }
 
-function releasePrevious(ctx: EngineContext, cartId: string, now: number): void {
+function releasePrevious(ctx: EngineContext, cartId: string, now: number, caller: Caller | undefined): void {
+  const owner = ctx.carts.owner(cartId);
+  if (caller && owner && !usesCart(caller, owner.owner)) return;
   const previous = ctx.carts.get(cartId);
   if (previous?.status === 'held' && previous.expiresAt > now && !ctx.checkout.pendingForCart(cartId)) ctx.carts.release(cartId, 'released');
 }

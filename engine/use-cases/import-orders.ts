@@ -1,4 +1,5 @@
 import { EngineError } from '../domain/errors';
+import type { Caller } from '../domain/scopes';
 import type { ImportBody, ImportOrder } from '../contract/import';
 import type { Order } from '../contract/order';
 import { immediate } from '../store/db';
@@ -16,7 +17,12 @@ import { applyVoucher } from './vouchers';
  * would — cart, extras, vouchers, checkout with its `external` payment — in one transaction of its own
  * (see below). An order either exists whole or not at all (no hold is left behind);
  * a refusal answers the error POST /carts or POST /orders would have. A repeated Idempotency-Key, or the
- * same reference under any key, answers the order of the first import, however long ago.
+ * same reference again from the same key, answers the order of the first import, however long ago.
+ *
+ * References and idempotency keys are the importing terminal key's own (issue #22): a reference another key
+ * imported first is refused for good with 409 IMPORT_REFERENCE_TAKEN — never answered with that key's order
+ * (which this key could then cancel), never taken as this order made (which would swallow a real sale). The
+ * terminal puts it in its conflict inbox, where staff see it. The order belongs to the importing key.
  *
  * One transaction per order, not per batch (issue #22): a batch of 100 orders of up to
  * LIMITS.maxTicketsPerOrder tickets each held the event loop — every till of the hub — for seconds. Now the
@@ -37,7 +43,7 @@ export type ImportOutcome = {
   readonly idempotencyKey: string;
 } & ({ readonly order: Order; readonly replayed: boolean } | { readonly error: EngineError });
 
-export async function importOrders(ctx: EngineContext, apiKey: { id: string; scopes: readonly string[] }, body: ImportBody): Promise<ImportOutcome[]> {
+export async function importOrders(ctx: EngineContext, apiKey: Caller, body: ImportBody): Promise<ImportOutcome[]> {
   const clock = slices();
   const outcomes: ImportOutcome[] = [];
   for (const [index, order] of body.orders.entries()) {
@@ -53,22 +59,24 @@ export async function importOrders(ctx: EngineContext, apiKey: { id: string; sco
   return outcomes;
 }
 
-function importOne(ctx: EngineContext, apiKey: { id: string; scopes: readonly string[] }, order: ImportOrder, now: number) {
+function importOne(ctx: EngineContext, apiKey: Caller, order: ImportOrder, now: number) {
   if (!UUID_V4.test(order.idempotencyKey)) throw new EngineError('INVALID_IDEMPOTENCY_KEY', { param: 'idempotencyKey' });
   const key = order.idempotencyKey.toLowerCase();
-  const earlier = ctx.imports.byKey(apiKey.id, key);
+  const earlier = ctx.imports.byKey(apiKey.keyId, key);
   if (earlier && earlier.reference !== order.reference) throw new EngineError('IDEMPOTENCY_KEY_REUSED', { param: 'idempotencyKey' });
   const known = earlier ?? ctx.imports.byReference(order.reference);
+  if (known && known.apiKeyId !== apiKey.keyId) throw new EngineError('IMPORT_REFERENCE_TAKEN', { param: 'reference' });
   if (known) return { order: readOrder(ctx, known.orderId), replayed: true };
 
-  const cart = createCart(ctx, { items: order.items, ...(order.currency !== undefined && { currency: order.currency }) }, apiKey.id);
+  const cart = createCart(ctx, { items: order.items, ...(order.currency !== undefined && { currency: order.currency }) }, apiKey);
   if (order.extras !== undefined && order.extras.length > 0) addExtras(ctx, cart.id, { items: order.extras });
   for (const code of order.vouchers ?? []) applyVoucher(ctx, cart.id, code);
   const start = beginCheckout(
     ctx,
     {
-      apiKeyId: apiKey.id,
+      apiKeyId: apiKey.keyId,
       apiKeyScopes: apiKey.scopes,
+      apiKeyOwner: apiKey.owner,
       idempotencyKey: key,
       body: { cartId: cart.id, expectedTotal: order.expectedTotal, payment: { method: 'external', reference: order.reference } },
     },
@@ -78,7 +86,7 @@ function importOne(ctx: EngineContext, apiKey: { id: string; scopes: readonly st
   if (start.kind === 'replay') throw new EngineError('IDEMPOTENCY_KEY_REUSED', { param: 'idempotencyKey' });
   const settled = settleCheckout(ctx, start.attempt, { status: 'approved' }, now);
   if ('error' in settled) throw settled.error;
-  ctx.imports.record({ apiKeyId: apiKey.id, idempotencyKey: key, reference: order.reference, orderId: settled.order.id }, now);
+  ctx.imports.record({ apiKeyId: apiKey.keyId, idempotencyKey: key, reference: order.reference, orderId: settled.order.id }, now);
   return { order: settled.order, replayed: false };
 }
 

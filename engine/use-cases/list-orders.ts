@@ -5,15 +5,20 @@ import { LIMITS } from '../domain/limits';
 import type { OrderRow } from '../store/order-repo';
 import { orderViews, type OrderLines } from './order-view';
 
-/** GET /orders (contract §4): newest first, pages joined by an opaque cursor (at most PAGE_TICKETS tickets a page); or the order of one ticket. */
-export function listOrders(ctx: EngineContext, query: { limit?: string; cursor?: string; ticketCode?: string }): { data: Order[]; nextCursor?: string } {
+/**
+ * GET /orders (contract §4): newest first, pages joined by an opaque cursor (at most PAGE_TICKETS tickets a
+ * page); or the order of one ticket. `owner`: only that owner's orders (a key without orders:any); undefined:
+ * every order.
+ */
+export function listOrders(ctx: EngineContext, query: { limit?: string; cursor?: string; ticketCode?: string }, owner?: string): { data: Order[]; nextCursor?: string } {
   return ctx.db.transaction(() => {
     if (query.ticketCode !== undefined) {
       const row = ctx.orders.byTicketCode(query.ticketCode.toUpperCase());
-      return { data: row ? orderViews(ctx, [row]) : [] };
+      return { data: row && (owner === undefined || row.owner === owner) ? orderViews(ctx, [row]) : [] };
     }
     const limit = query.limit === undefined ? 50 : Number(query.limit);
-    const rows = ctx.orders.page(limit + 1, query.cursor === undefined ? undefined : decodeCursor(query.cursor));
+    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    const rows = owner === undefined ? ctx.orders.page(limit + 1, after) : ctx.orders.pageOf(owner, limit + 1, after);
     const page = withinTickets(rows.slice(0, limit));
     const last = page.at(-1);
     return {

@@ -21,7 +21,7 @@ const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f
 
 export async function placeOrder(
   ctx: EngineContext,
-  apiKey: { id: string; scopes: readonly string[] },
+  apiKey: { id: string; owner?: string; scopes: readonly string[] },
   idempotencyKey: string | undefined,
   body: PlaceOrderBody,
   language?: PrintLanguage,
@@ -34,7 +34,7 @@ export async function placeOrder(
   const flight = `${apiKeyId}\n${key}`;
   if (ctx.inFlight.has(flight)) throw new EngineError('IDEMPOTENCY_KEY_IN_PROGRESS');
 
-  const start = beginCheckout(ctx, { apiKeyId, apiKeyScopes: apiKey.scopes, idempotencyKey: key, body }, ctx.now());
+  const start = beginCheckout(ctx, { apiKeyId, apiKeyScopes: apiKey.scopes, ...(apiKey.owner !== undefined && { apiKeyOwner: apiKey.owner }), idempotencyKey: key, body }, ctx.now());
   if (start.kind === 'replay') return replay(start.status, start.body);
 
   ctx.inFlight.add(flight);

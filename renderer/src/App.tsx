@@ -8,7 +8,8 @@ import { catalogStore } from './stores/catalog';
 import { PrinterAlert } from './screens/shared/PrinterAlert';
 import { SyncBacklog } from './screens/shared/SyncBacklog';
 import { useConnectivity, watchConnectivity } from './stores/connectivity';
-import { sessionStore, useSession } from './stores/session';
+import { needsSignIn, sessionStore, useSession } from './stores/session';
+import { StaffSignIn } from './screens/boxoffice/StaffSignIn';
 
 export function App() {
   const t = useT();
@@ -18,6 +19,8 @@ export function App() {
   const reconnecting = useConnectivity((state) => state.reconnecting);
   const waiting = useConnectivity((state) => state.waiting);
   const keyRejected = useConnectivity((state) => state.keyRejected);
+  const signingIn = useSession(needsSignIn);
+  const signedIn = useSession((state) => state.staffKey !== null);
   useEffect(() => watchConnectivity(), []);
   // The engine answers catalog names in the chosen language (Accept-Language): read them again on a switch.
   const first = useRef(true);
@@ -42,11 +45,12 @@ export function App() {
         language={language}
         onMode={sessionStore.getState().modeChosen}
         onLanguage={sessionStore.getState().languageChosen}
+        {...(signedIn && { onSignOut: () => void sessionStore.getState().signOutRequested() })}
       >
-        {mode === 'boxOffice' && <SyncBacklog t={t} />}
+        {mode === 'boxOffice' && !signingIn && <SyncBacklog t={t} />}
         <PrinterAlert />
       </Header>
-      {mode === 'kiosk' ? <Kiosk /> : <main className="main"><BoxOffice /></main>}
+      {mode === 'kiosk' ? <Kiosk /> : <main className="main">{signingIn ? <StaffSignIn /> : <BoxOffice />}</main>}
     </div>
   );
 }

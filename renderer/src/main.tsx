@@ -5,21 +5,29 @@ import { createClient } from './api/client';
 import { setClient } from './api/service';
 import { loadConfig } from './api/ui-config';
 import { restoreCart } from './stores/restore';
-import { initSession, sessionStore } from './stores/session';
+import { currentKey, initSession, sessionStore } from './stores/session';
 import './styles.css';
 
 const root = createRoot(document.getElementById('root') ?? document.body);
 loadConfig().then(
   (config) => {
+    initSession(config, new URLSearchParams(window.location.search));
     setClient(
       createClient({
         baseUrl: config.apiBase,
-        apiKey: config.apiKey,
+        apiKey: currentKey(),
         language: () => sessionStore.getState().language,
-        reauthenticate: async () => (await loadConfig()).apiKey,
+        // a lapsed staff key asks staff to sign in again (no retry); the page's own key is renewed after a restart
+        reauthenticate: async (rejected) => {
+          const session = sessionStore.getState();
+          // a stale staff key (signed out meanwhile) is not replaced either: its calls are not replayed with another key
+          if (session.keyRejected(rejected) || rejected !== session.uiKey) return null;
+          const renewed = (await loadConfig()).apiKey;
+          sessionStore.getState().uiKeyRenewed(renewed);
+          return renewed;
+        },
       }),
     );
-    initSession(config, new URLSearchParams(window.location.search));
     void restoreCart();
     root.render(
       <StrictMode>

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { available, cartOf, concert, createCart, giftCard, seat, type Cart } from '../helpers/cart-assertions';
-import { startTestEngine, type TestEngine } from '../helpers/engine';
+import { startTestEngine, TEST_OWNER, type TestEngine } from '../helpers/engine';
 import {
   authenticationResultOf,
   card,
@@ -231,7 +231,7 @@ describe('POST /orders/{id}/cancel', () => {
     }
     const read = await engine.request<{ data: Order }>('GET', `/orders/${kept.id}`, { key: engine.keys.ordersRead });
     expect(read.body.data.status).toBe('confirmed');
-    const writer = engine.createKey(['orders:write']);
+    const writer = engine.createKey(['orders:write'], { owner: TEST_OWNER });
     const done = await engine.request<{ data: Order }>('POST', `/orders/${kept.id}/cancel`, { key: writer });
     expect(done.status).toBe(200);
     expect(done.body.data.status).toBe('cancelled');

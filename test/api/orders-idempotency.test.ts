@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cartOf, concert, createCart, seat, type Cart } from '../helpers/cart-assertions';
-import { startTestEngine, type ApiResponse, type ErrorEnvelope, type TestEngine } from '../helpers/engine';
+import { startTestEngine, TEST_OWNER, type ApiResponse, type ErrorEnvelope, type TestEngine } from '../helpers/engine';
 import {
   card,
   checkout,
@@ -82,7 +82,8 @@ describe('POST /orders: replays and key conflicts', () => {
     const cartA = await createCart(engine, [concert(1)]);
     const cartB = await createCart(engine, [concert(1, 'standing-student')]);
     const key = newKey();
-    const second = engine.createKey(['orders:write']);
+    // keys of the same till: ownership is another matter (ownership.test.ts)
+    const second = engine.createKey(['orders:write'], { owner: TEST_OWNER });
     const orderA = orderOf(await checkout(engine, cartA.id, eur(3900), card(), { idempotencyKey: key }));
 
     // not 409 IDEMPOTENCY_KEY_REUSED: under the other API key this key is new
@@ -95,7 +96,7 @@ describe('POST /orders: replays and key conflicts', () => {
     // under the second API key the key now belongs to cart B
     expectError(await checkout(engine, cartA.id, eur(3900), card(), { idempotencyKey: key, apiKey: second }), 409, 'IDEMPOTENCY_KEY_REUSED');
     // under a third API key it is no replay of the first API key's order: cart A is simply ordered already
-    const third = engine.createKey(['orders:write']);
+    const third = engine.createKey(['orders:write'], { owner: TEST_OWNER });
     const crossedResponse = await checkout(engine, cartA.id, eur(3900), card(), { idempotencyKey: key, apiKey: third });
     const crossed = expectError(crossedResponse, 409, 'CART_ALREADY_ORDERED');
     expect(crossed.details?.orderId).toBe(orderA.id);
@@ -181,7 +182,7 @@ describe('POST /orders: while a payment is running', () => {
 
   it('another key, and another API key, answer 409 CART_CHECKOUT_IN_PROGRESS', async () => {
     expectError(await checkout(engine, cart.id, eur(4700)), 409, 'CART_CHECKOUT_IN_PROGRESS');
-    const other = engine.createKey(['orders:write']);
+    const other = engine.createKey(['orders:write'], { owner: TEST_OWNER });
     expectError(await checkout(engine, cart.id, eur(4700), card(), { idempotencyKey: key, apiKey: other }), 409, 'CART_CHECKOUT_IN_PROGRESS');
   });
 

@@ -83,10 +83,12 @@ describe('POST /orders/import', () => {
     expect(result?.order?.items.find((item) => item.type === 'extra')?.quantity).toBe(2);
     expect(fieldState(hub)).toEqual({ held: before?.held, sold: (before?.sold ?? 0) + 3 });
 
-    // It is an order like any other: readable, in the list.
-    const read = await hub.request<{ data: Order }>('GET', `/orders/${result?.order?.id ?? ''}`, { key: hub.keys.ordersRead });
+    // It is an order like any other, of the importing terminal's key: readable where every order is (admin,
+    // orders:any), not found by a key of another owner (issue #22).
+    const read = await hub.request<{ data: Order }>('GET', `/orders/${result?.order?.id ?? ''}`, { key: hub.keys.admin });
     expect(read.status).toBe(200);
     expect(read.body.data).toEqual(result?.order);
+    expect((await hub.request('GET', `/orders/${result?.order?.id ?? ''}`, { key: hub.keys.ordersRead })).status).toBe(404);
   });
 
   it('prices a foreign currency as the cart flow does', async () => {
@@ -96,16 +98,21 @@ describe('POST /orders/import', () => {
     expect(answer.body.data.results[0]).toMatchObject({ status: 201, order: { currency: 'USD', total: cart.body.data.total } });
   });
 
-  it('answers the first order again for the same key, and for the same reference under any key — never a second order', async () => {
+  it('answers the first order again for the same key and reference; the same reference from another key is refused (409), never a second order', async () => {
     const order = terminalOrder();
     const first = (await importBatch([order])).body.data.results[0];
     expect(first?.status).toBe(201);
     const sold = fieldState(hub)?.sold;
     const again = (await importBatch([order])).body.data.results[0];
     expect(again).toMatchObject({ status: 201, replayed: true, order: first?.order });
+    // the same reference under a new Idempotency-Key of the same terminal: still the first order
+    const renamed = (await importBatch([{ ...order, idempotencyKey: crypto.randomUUID() }])).body.data.results[0];
+    expect(renamed).toMatchObject({ status: 201, replayed: true, order: { id: first?.order?.id } });
+    // another terminal's key never gets that order (issue #22): a refusal for good, for its conflict inbox
     const otherKey = hub.createKey(['orders:import']);
     const sameReference = (await importBatch([{ ...order, idempotencyKey: crypto.randomUUID() }], otherKey)).body.data.results[0];
-    expect(sameReference).toMatchObject({ status: 201, replayed: true, order: { id: first?.order?.id } });
+    expect(sameReference).toMatchObject({ status: 409, error: { code: 'IMPORT_REFERENCE_TAKEN', type: 'CONFLICT_ERROR', param: 'orders[0].reference' } });
+    expect(sameReference?.order).toBeUndefined();
     expect(fieldState(hub)?.sold).toBe(sold);
 
     const reused = (await importBatch([{ ...order, reference: 'ord_someone_else' }])).body.data.results[0];

@@ -15,18 +15,43 @@ describe('GET /ui-config.json', () => {
 
   const config = (headers: Record<string, string> = {}) => fetch(`${engine.url}/ui-config.json`, { headers });
 
-  it('gives the page a till key (with the sync scope, never admin), the API base and the test cards', async () => {
+  it('gives the page a kiosk key (card sales, the sync status; never cash, orders of others, admin), the API base, the test cards and the staff sign-in', async () => {
     const response = await config({ 'sec-fetch-site': 'same-origin' });
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');
-    const body = (await response.json()) as { apiKey: string; apiBase: string; testTokens: string[] };
+    const body = (await response.json()) as { apiKey: string; apiBase: string; testTokens: string[]; staffSignIn: boolean };
     expect(body.apiBase).toBe('/api/v3');
     expect(body.testTokens).toEqual(['tok_visa', 'tok_3ds', 'tok_declined', 'tok_risk', 'tok_provider_down']);
+    expect(body.staffSignIn).toBe(true);
     expect((await engine.request('GET', '/events', { key: body.apiKey })).status).toBe(200);
-    expect((await engine.request('GET', '/orders', { key: body.apiKey })).status).toBe(200);
     expect((await engine.request('GET', '/sync/status', { key: body.apiKey })).status).toBe(200);
-    const denied = await engine.request<{ error: { code: string } }>('PUT', '/catalog', { key: body.apiKey, body: { locations: [], events: [] } });
-    expect([denied.status, denied.body.error.code]).toEqual([403, 'INSUFFICIENT_PERMISSIONS']);
+    // issue #22: what a customer who escapes the kiosk app could do with this key before
+    for (const [method, path, scope] of [
+      ['GET', '/orders', 'orders:read'],
+      ['POST', '/orders/ord_x/cancel', 'orders:write'],
+      ['POST', '/sync/conflicts/1/retry', 'sync'],
+      ['PUT', '/catalog', 'catalog:write'],
+    ] as const) {
+      const denied = await engine.request<{ error: { code: string; details?: { requiredScope?: string } } }>(method, path, { key: body.apiKey, ...(method !== 'GET' && { body: {} }) });
+      expect([method, path, denied.status, denied.body.error.code, denied.body.error.details?.requiredScope]).toEqual([method, path, 403, 'INSUFFICIENT_PERMISSIONS', scope]);
+    }
+    const cart = await engine.request<{ data: { id: string; total: { amount: number; currency: string } } }>('POST', '/carts', {
+      key: body.apiKey,
+      body: { items: [{ occurrenceId: 'brass-2027-03-12', inventoryItemId: 'standing', priceOptionId: 'standing-adult', quantity: 1 }] },
+    });
+    const pay = (payment: object) =>
+      engine.request<{ data: { id: string }; error: { code: string; details?: { requiredScope?: string } } }>('POST', '/orders', {
+        key: body.apiKey,
+        headers: { 'idempotency-key': crypto.randomUUID() },
+        body: { cartId: cart.body.data.id, expectedTotal: cart.body.data.total, payment },
+      });
+    const cash = await pay({ method: 'cash' });
+    expect([cash.status, cash.body.error.code, cash.body.error.details?.requiredScope]).toEqual([403, 'INSUFFICIENT_PERMISSIONS', 'orders:write']);
+    const sold = await pay({ method: 'card', token: 'tok_visa' });
+    expect(sold.status).toBe(201);
+    // the kiosk shows and prints its own sale (no printer here: 409, not 403)
+    expect((await engine.request('GET', `/orders/${sold.body.data.id}`, { key: body.apiKey })).status).toBe(200);
+    expect((await engine.request('POST', `/orders/${sold.body.data.id}/print`, { key: body.apiKey, body: {} })).status).toBe(409);
   });
 
   it.each(['cross-site', 'same-site'])('refuses a %s fetch (another page in the kiosk browser)', async (site) => {

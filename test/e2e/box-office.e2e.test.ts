@@ -1,6 +1,6 @@
 import type { Locator, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, screenshot, startUi, type UiHarness } from './browser';
+import { expectAccessible, screenshot, signInStaff, startUi, type UiHarness } from './browser';
 
 /**
  * Box-office mode end to end: the real engine with a fresh database and the demo catalog, the built UI in
@@ -573,6 +573,7 @@ describe('box office against the real engine', () => {
     try {
       const page = await context.newPage();
       await page.goto(`${ui.engine.url}/`);
+      await signInStaff(page);
       // 19:30 UTC is 14:30 in New York that day; the venue's clock says 20:30.
       expect(await page.evaluate(() => new Date('2027-03-12T19:30:00Z').getHours())).toBe(14);
       await chooseDate(page, CONCERT_12);

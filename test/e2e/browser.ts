@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { EngineOptions } from '../../engine/start';
-import { startTestEngine, type TestEngine } from '../helpers/engine';
+import { startTestEngine, TEST_STAFF_PIN, type TestEngine } from '../helpers/engine';
 
 /**
  * End-to-end: the real engine on a free loopback port with a fresh database, serving the built UI
@@ -23,8 +23,11 @@ export const VIEWPORTS = {
 export interface UiHarness {
   engine: TestEngine;
   browser: Browser;
-  /** a fresh page (own context) on the UI, with `query` appended (e.g. "mode=kiosk&idle=3") */
-  open(viewport: keyof typeof VIEWPORTS, query?: string): Promise<Page>;
+  /**
+   * a fresh page (own context) on the UI, with `query` appended (e.g. "mode=kiosk&idle=3"); the box office (any
+   * page not opened with mode=kiosk) is signed in with the test engine's staff PIN unless `signIn: false`
+   */
+  open(viewport: keyof typeof VIEWPORTS, query?: string, options?: { signIn?: boolean }): Promise<Page>;
   close(): Promise<void>;
 }
 
@@ -38,13 +41,14 @@ export async function startUi(options: Partial<EngineOptions> = {}): Promise<UiH
   return {
     engine,
     browser,
-    async open(viewport, query = '') {
+    async open(viewport, query = '', openOptions = {}) {
       const context = await browser.newContext({ viewport: VIEWPORTS[viewport], locale: 'en-GB', timezoneId: 'Europe/Berlin' });
       const page = await context.newPage();
       pages.push(page);
       const problems: string[] = [];
       page.on('pageerror', (error) => problems.push(String(error)));
       await page.goto(`${engine.url}/${query ? `?${query}` : ''}`);
+      if (new URLSearchParams(query).get('mode') !== 'kiosk' && openOptions.signIn !== false) await signInStaff(page);
       return page;
     },
     async close() {
@@ -52,6 +56,15 @@ export async function startUi(options: Partial<EngineOptions> = {}): Promise<UiH
       await engine.close();
     },
   };
+}
+
+/** The box office's staff sign-in, from the keyboard: the PIN field has the focus, Enter signs in. */
+export async function signInStaff(page: Page, pin: string = TEST_STAFF_PIN): Promise<void> {
+  const field = page.getByLabel('Staff PIN', { exact: true });
+  await field.waitFor();
+  await page.keyboard.type(pin);
+  await page.keyboard.press('Enter');
+  await field.waitFor({ state: 'detached' });
 }
 
 /** Saves a screenshot under test-results/screenshots/NAME.png. */

@@ -6,7 +6,17 @@ import pino from 'pino';
 import { isScope } from '../../engine/domain/scopes';
 import { startEngine, type EngineOptions } from '../../engine/start';
 import { openDatabase } from '../../engine/store/db';
-import { createKeyRepo } from '../../engine/store/key-repo';
+import { createKeyRepo, type KeyOptions } from '../../engine/store/key-repo';
+import { hashPin } from '../../engine/staff/pin';
+
+/** The owner the standard test keys share (one till's keys, split by scope). */
+export const TEST_OWNER = 'test-till';
+
+/** The staff PIN every test engine signs the box office in with (unless a test passes its own `staffPinHash`). */
+export const TEST_STAFF_PIN = '246810';
+let testPinHash: string | undefined;
+/** its scrypt hash, made once per test file (scrypt is slow on purpose) */
+export const testStaffPinHash = (): string => (testPinHash ??= hashPin(TEST_STAFF_PIN));
 
 /**
  * A real engine for a test: its own SQLite file in a fresh temp folder, the real HTTP server on a free
@@ -39,8 +49,8 @@ export interface TestEngine {
   /** every log line the engine wrote, as text */
   logs: () => string;
   request<T = unknown>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
-  /** creates another key in this engine's database */
-  createKey(scopes: string[]): string;
+  /** creates another key in this engine's database: its own owner, unless `options.owner` names one (TEST_OWNER: the till's) */
+  createKey(scopes: string[], options?: KeyOptions): string;
   /** stops the engine (its data stays), as a crash or an update would */
   stop(): Promise<void>;
   /** starts it again on the same data folder and port — a new UI key, the old one revoked */
@@ -52,12 +62,15 @@ export async function startTestEngine(options: Partial<EngineOptions> = {}): Pro
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'kassa-test-'));
   const db = openDatabase(dataDir);
   const repo = createKeyRepo(db);
+  // One till's keys, split by scope: they share an owner, so each sees the carts and orders of the others
+  // (ownership tests make keys of their own with createKey).
+  const till = { owner: TEST_OWNER };
   const keys = {
-    admin: repo.create('admin', ['admin']).key,
-    carts: repo.create('carts', ['carts:write']).key,
-    catalogRead: repo.create('catalog-read', ['catalog:read']).key,
-    catalogWrite: repo.create('catalog-write', ['catalog:write']).key,
-    ordersRead: repo.create('orders-read', ['orders:read']).key,
+    admin: repo.create('admin', ['admin'], till).key,
+    carts: repo.create('carts', ['carts:write'], till).key,
+    catalogRead: repo.create('catalog-read', ['catalog:read'], till).key,
+    catalogWrite: repo.create('catalog-write', ['catalog:write'], till).key,
+    ordersRead: repo.create('orders-read', ['orders:read'], till).key,
   };
   db.close();
 
@@ -68,7 +81,8 @@ export async function startTestEngine(options: Partial<EngineOptions> = {}): Pro
       done();
     },
   });
-  let engine: Awaited<ReturnType<typeof startEngine>> | undefined = await startEngine({ port: 0, rateLimit: 0, logger: pino({ level: 'info' }, sink), ...options, dataDir });
+  const pin = { staffPinHash: testStaffPinHash() };
+  let engine: Awaited<ReturnType<typeof startEngine>> | undefined = await startEngine({ port: 0, rateLimit: 0, logger: pino({ level: 'info' }, sink), ...pin, ...options, dataDir });
   const { url, port } = engine;
 
   return {
@@ -76,10 +90,10 @@ export async function startTestEngine(options: Partial<EngineOptions> = {}): Pro
     dataDir,
     keys,
     logs: () => lines.join(''),
-    createKey(scopes) {
+    createKey(scopes, keyOptions) {
       const keyDb = openDatabase(dataDir);
       try {
-        return createKeyRepo(keyDb).create('extra', scopes.filter(isScope)).key;
+        return createKeyRepo(keyDb).create('extra', scopes.filter(isScope), keyOptions).key;
       } finally {
         keyDb.close();
       }
@@ -101,7 +115,7 @@ export async function startTestEngine(options: Partial<EngineOptions> = {}): Pro
     },
     async start() {
       if (engine) return;
-      engine = await startEngine({ rateLimit: 0, logger: pino({ level: 'info' }, sink), ...options, port, dataDir });
+      engine = await startEngine({ rateLimit: 0, logger: pino({ level: 'info' }, sink), ...pin, ...options, port, dataDir });
     },
     async close() {
       await engine?.close();

@@ -309,13 +309,13 @@ export async function sellMany(kiosk: Api, count: number, from = 0, options: Sal
 
 // --- what arrived upstream -----------------------------------------------------------------------------
 
-/** Every order of the upstream, all pages of GET /orders?limit=200. */
+/** Every order of the engine, all pages of GET /orders?limit=200, read with the admin key (which sees every key's orders). */
 export async function allOrders(engine: TestEngine): Promise<Order[]> {
   const orders: Order[] = [];
   let cursor: string | undefined;
   do {
     const query = `?limit=200${cursor === undefined ? '' : `&cursor=${encodeURIComponent(cursor)}`}`;
-    const response = await engine.request<{ data: Order[]; nextCursor?: string }>('GET', `/orders${query}`, { key: engine.keys.ordersRead });
+    const response = await engine.request<{ data: Order[]; nextCursor?: string }>('GET', `/orders${query}`, { key: engine.keys.admin });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     orders.push(...response.body.data);
     cursor = response.body.nextCursor;

@@ -44,4 +44,6 @@ export const de: Record<ErrorCode, string> = {
   UPSTREAM_UNAVAILABLE: 'Der zentrale Ticketdienst ist gerade nicht erreichbar; diese Kasse kann die Plätze nicht bestätigen. Bitte gleich erneut versuchen.',
   HEADERS_TOO_LARGE: 'Die Kopfzeilen der Anfrage sind zu groß.',
   REQUEST_TIMEOUT: 'Die Anfrage ist nicht rechtzeitig angekommen.',
+  IMPORT_REFERENCE_TAKEN: 'Ein anderes Terminal hat bereits eine Bestellung mit dieser Referenz importiert. Bitte diese Bestellung mit dem Personal prüfen.',
+  INVALID_STAFF_PIN: 'Falsche Mitarbeiter-PIN.',
 };

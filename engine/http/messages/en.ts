@@ -44,4 +44,6 @@ export const en: Record<ErrorCode, string> = {
   UPSTREAM_UNAVAILABLE: 'The central ticketing service cannot be reached right now, so this till cannot confirm these places. Try again shortly.',
   HEADERS_TOO_LARGE: 'The request headers are too large.',
   REQUEST_TIMEOUT: 'The request did not arrive in time.',
+  IMPORT_REFERENCE_TAKEN: 'Another terminal already imported an order with this reference. Check this order with staff.',
+  INVALID_STAFF_PIN: 'Wrong staff PIN.',
 };

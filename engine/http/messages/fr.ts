@@ -44,4 +44,6 @@ export const fr: Record<ErrorCode, string> = {
   UPSTREAM_UNAVAILABLE: 'Le service central de billetterie est injoignable pour le moment ; cette caisse ne peut pas confirmer ces places. Réessayez dans un instant.',
   HEADERS_TOO_LARGE: 'Les en-têtes de la requête sont trop volumineux.',
   REQUEST_TIMEOUT: 'La requête n’est pas arrivée à temps.',
+  IMPORT_REFERENCE_TAKEN: 'Un autre terminal a déjà importé une commande avec cette référence. Vérifiez cette commande avec le personnel.',
+  INVALID_STAFF_PIN: 'Code PIN du personnel erroné.',
 };

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { EngineError } from '../../domain/errors';
 import { AllocationHeaders, Allocations, ChangeAllocationsBody } from '../../contract/allocation';
 import { replies } from '../../contract/common';
+import type { AllocationCap } from '../../domain/allocations';
 import { changeAllocations, listAllocations } from '../../use-cases/change-allocations';
 import type { EngineContext } from '../../use-cases/context';
 
@@ -12,7 +13,7 @@ import type { EngineContext } from '../../use-cases/context';
 const config = { scope: 'orders:import' } as const;
 const tags = ['allocations'];
 
-export const allocationRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = async (app, { ctx }) => {
+export const allocationRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext; cap?: AllocationCap | undefined }> = async (app, { ctx, cap }) => {
   app.get(
     '/allocations',
     { config, schema: { tags, summary: "The calling terminal's allocations; the call renews them", response: replies(200, Allocations) } },
@@ -27,7 +28,8 @@ export const allocationRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }>
         summary: 'Grant, top up or give back places of inventory items (one transaction, idempotent by key)',
         description:
           'Each change adds places to (or, negative, gives back from) the calling terminal\'s allocation of one inventory item. ' +
-          'A grant takes what the venue has left, up to `change`; with `minimum`, fewer than that grants nothing and the whole ' +
+          'A grant takes what the venue has left, up to `change` and up to the hub\'s cap per terminal and item (serve --allocation-cap, ' +
+          'default 25 % of the item, at least 10 places); with `minimum`, fewer than that grants nothing and the whole ' +
           'request answers 409 INVENTORY_EXHAUSTED with `details.availableQuantity` (what the terminal could hold). An assigned seat ' +
           'is granted with change 1. Granted places leave `available` at once; a cart the terminal makes here uses them first. ' +
           'Allocations lapse `lapseSeconds` after the terminal last called this resource.',
@@ -37,7 +39,7 @@ export const allocationRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }>
       },
     },
     async (request, reply) => {
-      const { answer, replayed } = changeAllocations(ctx, terminalOf(request.apiKeyId), request.headers['idempotency-key'], request.body);
+      const { answer, replayed } = changeAllocations(ctx, terminalOf(request.apiKeyId), request.headers['idempotency-key'], request.body, cap);
       if (replayed) reply.header('idempotent-replayed', 'true');
       return { data: answer };
     },

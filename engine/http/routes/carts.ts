@@ -19,7 +19,7 @@ export const cartRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext; allocat
     const hold = await allocator()?.beforeCart(request.body);
     let cart;
     try {
-      cart = createCart(ctx, request.body, request.apiKeyId);
+      cart = createCart(ctx, request.body, request.caller);
     } catch (error) {
       await hold?.release();
       throw error;

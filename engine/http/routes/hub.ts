@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { EngineError } from '../../domain/errors';
+import { callerOf } from '../auth';
 import type { EngineContext } from '../../use-cases/context';
 import { importOrders } from '../../use-cases/import-orders';
 import { errorBody } from '../error-handler';
@@ -38,16 +38,16 @@ export const hubRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext; importBa
           'Each order is checked and created exactly as POST /carts, extras, vouchers and POST /orders with `payment: { method: "external", reference }` ' +
           'would, in one transaction per order, with no hold left behind when it is refused. The answer is 200 with one result per order, in the order sent: ' +
           '`status` 201 with the `order`, or the status and `error` (the v3 error object, `param` under `orders[i]`) of the refusal. ' +
-          'A repeated `idempotencyKey` with the same `reference` — or the same `reference` under any key — answers the first import\'s order ' +
-          'with `replayed: true`, for good (not only 24 hours); the same key with another reference is 409 IDEMPOTENCY_KEY_REUSED.',
+          'A repeated `idempotencyKey` with the same `reference` — or the same `reference` again from the same API key — answers the first import\'s order ' +
+          'with `replayed: true`, for good (not only 24 hours); the same key with another reference is 409 IDEMPOTENCY_KEY_REUSED; a `reference` ' +
+          'another API key imported first is 409 IMPORT_REFERENCE_TAKEN. The order belongs to the importing key: it reads and cancels it, no other terminal.',
         body: ImportBody,
         // the answer goes out as JSON text serialized in slices (below); the schema documents it
         response: { ...replies(200, ImportAnswer), 200: Type.Unsafe<string>(Type.Object({ data: ImportAnswer })) },
       },
     },
     async (request, reply) => {
-      if (request.apiKeyId === undefined) throw new EngineError('INVALID_API_KEY');
-      const outcomes = await importOrders(ctx, { id: request.apiKeyId, scopes: request.apiKeyScopes ?? [] }, request.body);
+      const outcomes = await importOrders(ctx, callerOf(request), request.body);
       // The answer carries every order whole: a batch of large orders is megabytes of JSON, seconds of one
       // synchronous serialization. So each result is serialized on its own, with the route's serializer and its
       // schema, in slices that give the event loop a turn (issue #22), and sent as the JSON text it makes.

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { EngineError } from '../../domain/errors';
 import { cancelOrder, readOrder } from '../../use-cases/cancel-order';
 import type { EngineContext } from '../../use-cases/context';
 import { listOrders } from '../../use-cases/list-orders';
@@ -11,10 +10,15 @@ import { orderLanguage } from '../../use-cases/order-language';
 import { ErrorBody, replies } from '../../contract/common';
 import { Order, OrderParams, OrdersPage, OrdersQuery, PlaceOrderBody } from '../../contract/order';
 import { localizeOrder } from '../../use-cases/localize';
+import { listedOwner } from '../../use-cases/ownership';
+import { callerOf } from '../auth';
 
 const tags = ['orders'];
 const write = { scope: 'orders:write' } as const;
 const read = { scope: 'orders:read' } as const;
+// the kiosk's orders:checkout: check out its own carts by card, read its own orders (never list or cancel)
+const checkout = { scope: ['orders:write', 'orders:checkout'] } as const;
+const readOwn = { scope: ['orders:read', 'orders:checkout'] } as const;
 
 const IdempotencyHeaders = Type.Object({
   'idempotency-key': Type.Optional(Type.String({ description: 'required: a UUID v4, scoped to the API key, kept 24 hours' })),
@@ -23,10 +27,10 @@ const IdempotencyHeaders = Type.Object({
 export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = async (app, { ctx }) => {
   app.post(
     '/orders',
-    { config: write, schema: { tags, summary: 'Check out a cart', headers: IdempotencyHeaders, body: PlaceOrderBody, response: replies(201, Order) } },
+    { config: checkout, schema: { tags, summary: 'Check out a cart', headers: IdempotencyHeaders, body: PlaceOrderBody, response: replies(201, Order) } },
     async (request, reply) => {
-      if (request.apiKeyId === undefined) throw new EngineError('INVALID_API_KEY');
-      const apiKey = { id: request.apiKeyId, scopes: request.apiKeyScopes ?? [] };
+      const caller = callerOf(request);
+      const apiKey = { id: caller.keyId, owner: caller.owner, scopes: caller.scopes };
       const language = pickLanguage(request.headers['accept-language']);
       const result = await placeOrder(ctx, apiKey, request.headers['idempotency-key'], request.body, language);
       if (result.replayed) reply.header('idempotent-replayed', 'true');
@@ -41,13 +45,15 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = as
     '/orders',
     { config: read, schema: { tags, summary: 'List orders, newest first, or find the order of a ticket', querystring: OrdersQuery, response: { 200: OrdersPage, '4xx': ErrorBody } } },
     async (request) => {
-      const page = listOrders(ctx, request.query);
+      // a key without orders:any lists (and finds by ticket code) its own orders only
+      const page = listOrders(ctx, request.query, listedOwner(callerOf(request)));
       const language = pickLanguage(request.headers['accept-language']);
       return { ...page, data: page.data.map((order) => localizeOrder(ctx, order, language)) };
     },
   );
 
-  app.get('/orders/:orderId', { config: read, schema: { tags, summary: 'Read an order', params: OrderParams, response: replies(200, Order) } }, async (request) => ({
+  // another key's order is not found (http/ownership.ts checks every route with an orderId)
+  app.get('/orders/:orderId', { config: readOwn, schema: { tags, summary: 'Read an order', params: OrderParams, response: replies(200, Order) } }, async (request) => ({
     data: localizeOrder(ctx, readOrder(ctx, request.params.orderId), pickLanguage(request.headers['accept-language'])),
   }));
 

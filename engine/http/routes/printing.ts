@@ -11,10 +11,13 @@ import type { EngineContext } from '../../use-cases/context';
 import { listPrintJobs, printOrder, readPrintJob, type Printing } from '../../use-cases/print-order';
 import { pickLanguage } from '../i18n';
 import { localizeOrder } from '../../use-cases/localize';
+import { seesOrderOf } from '../../use-cases/ownership';
 
 const tags = ['printing'];
-const write = { scope: 'orders:write' } as const;
+// the kiosk's orders:checkout prints and reads its own orders (http/ownership.ts hides other keys' orders)
+const write = { scope: ['orders:write', 'orders:checkout'] } as const;
 const read = { scope: 'orders:read' } as const;
+const readOwn = { scope: ['orders:read', 'orders:checkout'] } as const;
 
 export interface PrintingRoutesOptions {
   readonly ctx: EngineContext;
@@ -53,18 +56,22 @@ export const printingRoutes: FastifyPluginAsyncTypebox<PrintingRoutesOptions> = 
     async (request) => ({ data: listPrintJobs(printing, request.query) }),
   );
 
-  app.get('/print-jobs/:jobId', { config: read, schema: { tags, summary: 'One print job', params: PrintJobParams, response: replies(200, PrintJob) } }, async (request) => ({
-    data: readPrintJob(printing, request.params.jobId),
-  }));
+  app.get('/print-jobs/:jobId', { config: readOwn, schema: { tags, summary: 'One print job', params: PrintJobParams, response: replies(200, PrintJob) } }, async (request) => {
+    const job = readPrintJob(printing, request.params.jobId);
+    // a job of another key's order is not found, as the order is not
+    const caller = request.caller;
+    if (caller && !seesOrderOf(ctx, job.orderId, caller)) throw new EngineError('RESOURCE_NOT_FOUND', { param: 'jobId' });
+    return { data: job };
+  });
 
-  app.get('/printers', { config: read, schema: { tags, summary: 'The configured printers: ready, down (and why) or not tried yet', response: { 200: Type.Object({ data: Type.Array(Printer) }) } } }, async () => ({
+  app.get('/printers', { config: readOwn, schema: { tags, summary: 'The configured printers: ready, down (and why) or not tried yet', response: { 200: Type.Object({ data: Type.Array(Printer) }) } } }, async () => ({
     data: printers(),
   }));
 
   app.get(
     '/orders/:orderId/tickets.pdf',
     {
-      config: read,
+      config: readOwn,
       schema: {
         tags,
         summary: "The order's tickets as a PDF (A4, three to a page, or 80 mm, one per page)",

@@ -5,10 +5,12 @@ import { replies } from '../../contract/common';
 import { ResolveBody, SyncEntry, SyncEntryParams, SyncStatus } from '../../contract/sync';
 
 const config = { scope: 'sync' } as const;
+// the kiosk's header reads the status alone (sync:status); the conflict inbox stays staff's (sync)
+const status = { scope: ['sync', 'sync:status'] } as const;
 const tags = ['sync'];
 
 export const syncRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext; worker: () => SyncSource | undefined }> = async (app, { ctx, worker }) => {
-  app.get('/sync/status', { config, schema: { tags, summary: 'Online or offline, last sync, the backlog (waiting, oldest, rate, time left), the conflict inbox', response: replies(200, SyncStatus) } }, async () => ({
+  app.get('/sync/status', { config: status, schema: { tags, summary: 'Online or offline, last sync, the backlog (waiting, oldest, rate, time left), the conflict inbox', response: replies(200, SyncStatus) } }, async () => ({
     data: syncStatus(ctx, worker()),
   }));
   app.post(

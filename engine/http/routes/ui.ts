@@ -1,5 +1,5 @@
 import fastifyStatic from '@fastify/static';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { EngineError } from '../../domain/errors';
 
 /**
@@ -9,9 +9,12 @@ import { EngineError } from '../../domain/errors';
  * outright, and so is any client that is not on loopback.
  */
 export interface UiConfig {
+  /** the kiosk's key (ROLE_SCOPES.kiosk): card sales only; the box office signs in for its own (staff-sessions.ts) */
   apiKey: string;
   apiBase: string;
   testTokens: readonly string[];
+  /** POST /api/v3/staff-sessions is there: the box office asks for the staff PIN */
+  staffSignIn: boolean;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
@@ -44,10 +47,17 @@ export const uiRoutes: FastifyPluginAsync<{ root: string; config: UiConfig }> = 
   });
 
   app.get('/ui-config.json', { schema: { hide: true } }, async (request, reply) => {
-    // An engine serving a venue LAN never hands its UI key to another machine: they bring their own key.
-    if (!LOOPBACK.has(request.socket.remoteAddress ?? '')) throw new EngineError('ORIGIN_NOT_ALLOWED');
-    const site = request.headers['sec-fetch-site'];
-    if (site !== undefined && site !== 'same-origin' && site !== 'none') throw new EngineError('ORIGIN_NOT_ALLOWED');
+    assertLocalPage(request);
     return reply.header('cache-control', 'no-store').send(config);
   });
 };
+
+/**
+ * What hands out a key answers only this machine's own page: an engine serving a venue LAN never hands its UI
+ * key to another machine (they bring their own key), and a cross-site fetch (Sec-Fetch-Site) is refused outright.
+ */
+export function assertLocalPage(request: FastifyRequest): void {
+  if (!LOOPBACK.has(request.socket.remoteAddress ?? '')) throw new EngineError('ORIGIN_NOT_ALLOWED');
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') throw new EngineError('ORIGIN_NOT_ALLOWED');
+}

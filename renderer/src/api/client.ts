@@ -1,6 +1,6 @@
 import { ApiError, networkError } from './errors';
 import { retryDelay, type Outcome } from './retry';
-import type { Cart, CreateCart, ErrorBody, Event, Holdings, Inventory, Location, Order, Payment, Money, PdfSize, PrintBody, PrintJob, Printer, SyncConflict, SyncStatus } from './types';
+import type { Cart, CreateCart, ErrorBody, StaffSession, Event, Holdings, Inventory, Location, Order, Payment, Money, PdfSize, PrintBody, PrintJob, Printer, SyncConflict, SyncStatus } from './types';
 import type { OrdersSummary } from './types';
 
 /**
@@ -11,10 +11,11 @@ export interface ClientOptions {
   readonly baseUrl: string;
   readonly apiKey: string;
   /**
-   * Fetches the page's configuration again and answers its key: each start of the engine issues a new UI
-   * key and revokes the old one, so a 401 after a restart is answered by asking once more, then retrying once.
+   * Answers the key to use after `rejected` answered 401: each start of the engine issues a new UI key and
+   * revokes the old one, so a 401 after a restart is answered by fetching the page's configuration once more,
+   * then retrying once. null: no key replaces it (a staff key that lapsed: staff sign in again), no retry.
    */
-  readonly reauthenticate?: () => Promise<string>;
+  readonly reauthenticate?: (rejected: string) => Promise<string | null>;
   readonly language: () => string;
   readonly fetch?: typeof fetch;
   readonly sleep?: (ms: number) => Promise<void>;
@@ -33,6 +34,8 @@ interface Call {
   readonly raw?: boolean;
   /** 5xx error codes answered at once rather than retried: someone is waiting and a retry is one tap away */
   readonly answerAtOnce?: readonly string[];
+  /** sent without a key, and a 401 is the answer itself (the staff sign-in's wrong PIN) */
+  readonly anonymous?: boolean;
 }
 
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -43,17 +46,22 @@ export function createClient(options: ClientOptions) {
   let apiKey = options.apiKey;
   /** one refetch shared by every call that met the same 401 */
   let renewing: Promise<boolean> | undefined;
+  /** keys replaced by a renewal (a restart's new UI key): a call sent with one goes again with the new key */
+  const renewed = new Set<string>();
 
   function renewKey(rejected: string): Promise<boolean> {
-    if (apiKey !== rejected) return Promise.resolve(true); // another call already has the new key
-    if (!options.reauthenticate) return Promise.resolve(false);
-    renewing ??= options
-      .reauthenticate()
+    if (renewed.has(rejected)) return Promise.resolve(true); // another call already has the new key
+    // the key was switched meanwhile (staff signed in or out): never replay a request under another identity
+    if (apiKey !== rejected) return Promise.resolve(false);
+    const reauthenticate = options.reauthenticate;
+    if (!reauthenticate) return Promise.resolve(false);
+    renewing ??= reauthenticate(rejected)
       .then(
         (key) => {
-          const changed = key !== apiKey;
+          if (key === null || key === apiKey) return false;
+          renewed.add(rejected);
           apiKey = key;
-          return changed;
+          return true;
         },
         () => false,
       )
@@ -67,7 +75,7 @@ export function createClient(options: ClientOptions) {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), call.timeoutMs ?? options.timeoutMs ?? 15_000);
     try {
-      const headers: Record<string, string> = { 'x-svc-api-key': apiKey, 'accept-language': options.language(), ...call.headers };
+      const headers: Record<string, string> = { ...(!call.anonymous && { 'x-svc-api-key': apiKey }), 'accept-language': options.language(), ...call.headers };
       if (call.body !== undefined) headers['content-type'] = 'application/json';
       const response = await doFetch(`${options.baseUrl}${path}`, {
         method,
@@ -84,12 +92,12 @@ export function createClient(options: ClientOptions) {
   }
 
   async function request<T>(method: string, path: string, call: Call): Promise<T> {
-    let renewed = false;
+    let renewedOnce = false;
     for (let retries = 0; ; retries += 1) {
       const sentWith = apiKey;
       const { outcome, response } = await once(method, path, call);
-      if (response?.status === 401 && !renewed) {
-        renewed = true;
+      if (response?.status === 401 && !renewedOnce && !call.anonymous) {
+        renewedOnce = true;
         // A 401 is answered before anything is done, so sending the same request again is safe.
         if (await renewKey(sentWith)) {
           retries -= 1;
@@ -117,6 +125,13 @@ export function createClient(options: ClientOptions) {
   const data = <T>(promise: Promise<{ data: T }>) => promise.then((answer) => answer.data);
 
   return {
+    /** the key calls go with from now on (a staff sign-in, a sign-out) */
+    setKey(key: string): void {
+      apiKey = key;
+    },
+    /** the box office's staff sign-in (same origin, no key): its key, or 401 INVALID_STAFF_PIN / 429 when locked */
+    signIn: (pin: string) => data(request<{ data: StaffSession }>('POST', '/staff-sessions', { body: { pin }, repeatable: false, once: true, anonymous: true })),
+    signOut: () => request<undefined>('DELETE', '/staff-sessions/current', { repeatable: false, once: true }),
     health: () => request<{ status: string }>('GET', '/health', { ...read, once: true, timeoutMs: 3000 }),
     locations: () => data(request<{ data: Location[] }>('GET', '/locations', read)),
     events: () => data(request<{ data: Event[] }>('GET', '/events', read)),

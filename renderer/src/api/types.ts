@@ -8,6 +8,7 @@ import type { Holdings as HoldingsSchema } from '../../../engine/contract/holdin
 import type { SyncConflict as SyncConflictSchema, SyncStatus as SyncStatusSchema } from '../../../engine/contract/sync';
 export type { PrintBody, PrintJob, Printer } from '../../../engine/contract/printing';
 export type { OrdersSummary } from '../../../engine/contract/order-summary';
+export type { StaffSession } from '../../../engine/contract/staff';
 /** the tickets PDF's page: A4 or an 80 mm roll */
 export type PdfSize = 'a4' | '80mm';
 

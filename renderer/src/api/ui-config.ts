@@ -3,7 +3,10 @@
  * provider (GET /ui-config.json, same origin only). Electron's preload bridge provides the same.
  */
 export interface UiConfig {
+  /** the kiosk's key (card sales only); the box office signs in for its own when `staffSignIn` */
   apiKey: string;
+  /** the engine offers the staff sign-in (POST /staff-sessions): the box office asks for the staff PIN */
+  staffSignIn?: boolean;
   apiBase: string;
   testTokens: string[];
   /** the desktop app's setting; a kiosk's mode cannot be changed from the page */

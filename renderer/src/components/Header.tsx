@@ -14,6 +14,8 @@ interface Props {
   language: Language;
   onMode(mode: Mode): void;
   onLanguage(language: Language): void;
+  /** the box office is signed in: a `Sign out` control */
+  onSignOut?: () => void;
   /** more status for the bar (a printer that is down) */
   children?: ReactNode;
 }
@@ -23,7 +25,7 @@ interface Props {
  * offers no way into box-office mode (cash, refunds): staff open it with ?mode=boxOffice or the desktop
  * app's staff exit. A kiosk's language is chosen with large buttons on its own screens (screens/kiosk/LanguageButtons).
  */
-export function Header({ t, online, reconnecting = false, waiting, keyRejected = false, mode, language, onMode, onLanguage, children }: Props) {
+export function Header({ t, online, reconnecting = false, waiting, keyRejected = false, mode, language, onMode, onLanguage, onSignOut, children }: Props) {
   const status = reconnecting
     ? t('conn.reconnecting')
     : keyRejected
@@ -60,6 +62,11 @@ export function Header({ t, online, reconnecting = false, waiting, keyRejected =
             <option value="fr" lang="fr">Français</option>
           </select>
         </label>
+      )}
+      {mode === 'boxOffice' && onSignOut && (
+        <button type="button" className="secondary sign-out" onClick={onSignOut}>
+          {t('signOut')}
+        </button>
       )}
     </header>
   );

@@ -1,8 +1,41 @@
 import { createStore, useStore } from 'zustand';
+import { toApiError } from '../api/errors';
+import { api } from '../api/service';
 
-/** Who is using the UI and how: the mode (staff or self-service), the language, the simulator's test cards. */
+/**
+ * Who is using the UI and how: the mode (staff or self-service), the language, the simulator's test cards, and
+ * the key the page works with. The page starts with its own key (ui-config: the kiosk's, card sales only); in
+ * box-office mode staff sign in with the staff PIN for the box office's key, kept in sessionStorage so that a
+ * reload or a crashed renderer does not ask again. A 401 with it (lapsed after 12 h, or revoked) asks again,
+ * and the sale on screen stays (every staff key's carts are the box office's).
+ */
 export type Mode = 'boxOffice' | 'kiosk';
 export type Language = 'en' | 'de' | 'fr';
+
+export interface SignInState {
+  busy: boolean;
+  /** wrong PIN, locked after too many (retryAfter seconds), the engine failed, or the session ended (401) */
+  error: 'wrong' | 'locked' | 'failed' | 'ended' | null;
+  retryAfter: number | null;
+}
+const SIGNED_OUT: SignInState = { busy: false, error: null, retryAfter: null };
+const STAFF_KEY = 'kassa.staffKey';
+
+function keepStaffKey(key: string | null): void {
+  try {
+    if (key === null) sessionStorage.removeItem(STAFF_KEY);
+    else sessionStorage.setItem(STAFF_KEY, key);
+  } catch {
+    // storage disabled: a reload asks for the PIN again
+  }
+}
+function savedStaffKey(): string | null {
+  try {
+    return sessionStorage.getItem(STAFF_KEY);
+  } catch {
+    return null;
+  }
+}
 
 export interface SessionState {
   mode: Mode;
@@ -12,6 +45,20 @@ export interface SessionState {
   testTokens: readonly string[];
   /** kiosk: seconds without a touch before "still there?" */
   idleSeconds: number;
+  /** the page's own key (ui-config): the kiosk's */
+  uiKey: string;
+  /** the engine asks the box office to sign in (ui-config `staffSignIn`) */
+  staffSignIn: boolean;
+  /** the box office's key, once staff signed in */
+  staffKey: string | null;
+  signIn: SignInState;
+  /** the PIN was entered: sign in, or say why not */
+  pinSubmitted(pin: string): Promise<void>;
+  signOutRequested(): Promise<void>;
+  /** a 401 with `key`: the staff key lapsed or was revoked → sign in again (true); another key: not ours to handle (false) */
+  keyRejected(key: string): boolean;
+  /** ui-config gave a new page key (an engine restart) */
+  uiKeyRenewed(key: string): void;
   modeChosen(mode: Mode): void;
   languageChosen(language: Language): void;
   /** a kiosk sale ended: the next customer starts in the home language */
@@ -43,9 +90,50 @@ export const sessionStore = createStore<SessionState>()((set, get) => ({
   homeLanguage: 'en',
   testTokens: [],
   idleSeconds: 60,
+  uiKey: '',
+  staffSignIn: false,
+  staffKey: null,
+  signIn: SIGNED_OUT,
   modeChosen(mode) {
     save('mode', mode);
+    // a kiosk never works with the box office's key
+    if (mode === 'kiosk' && get().staffKey !== null) void get().signOutRequested();
     set({ mode });
+  },
+  async pinSubmitted(pin) {
+    if (get().signIn.busy) return;
+    set({ signIn: { ...get().signIn, busy: true } });
+    try {
+      const session = await api().signIn(pin);
+      keepStaffKey(session.apiKey);
+      api().setKey(session.apiKey);
+      set({ staffKey: session.apiKey, signIn: SIGNED_OUT });
+    } catch (thrown) {
+      const error = toApiError(thrown);
+      const retryAfter = typeof error.details.retryAfter === 'number' ? error.details.retryAfter : null;
+      const reason = error.code === 'INVALID_STAFF_PIN' ? 'wrong' : error.status === 429 ? 'locked' : 'failed';
+      set({ signIn: { busy: false, error: reason, retryAfter } });
+    }
+  },
+  async signOutRequested() {
+    const { staffKey, uiKey } = get();
+    if (staffKey === null) return;
+    keepStaffKey(null);
+    set({ staffKey: null, signIn: SIGNED_OUT });
+    // the staff key is revoked before the page goes on with its own
+    await api().signOut().catch(() => undefined);
+    api().setKey(uiKey);
+  },
+  keyRejected(key) {
+    if (key !== get().staffKey) return false;
+    keepStaffKey(null);
+    set({ staffKey: null, signIn: { ...SIGNED_OUT, error: 'ended' } });
+    // the page's own key for what goes on meanwhile (the header's status); the box office's calls wait for the sign-in
+    api().setKey(get().uiKey);
+    return true;
+  },
+  uiKeyRenewed(key) {
+    set({ uiKey: key });
   },
   languageChosen(language) {
     // Staff keep their language; a kiosk customer's choice lasts for their sale only.
@@ -61,7 +149,10 @@ export const sessionStore = createStore<SessionState>()((set, get) => ({
 }));
 
 /** Settings from the URL (?mode=kiosk&lang=de&idle=20) win over the saved ones, which win over the defaults. */
-export function initSession(config: { testTokens: readonly string[]; mode?: Mode; modeLocked?: boolean }, search: URLSearchParams): void {
+export function initSession(
+  config: { apiKey: string; testTokens: readonly string[]; mode?: Mode; modeLocked?: boolean; staffSignIn?: boolean },
+  search: URLSearchParams,
+): void {
   const mode = config.modeLocked ? config.mode : (search.get('mode') ?? config.mode ?? saved('mode'));
   const fromUrl = search.get('lang');
   // A reloaded kiosk starts in its home language, never in the last customer's.
@@ -74,8 +165,19 @@ export function initSession(config: { testTokens: readonly string[]; mode?: Mode
     ...(isLanguage(language) ? { language } : {}),
     ...(isLanguage(fromUrl) ? { homeLanguage: fromUrl } : {}),
     ...(Number.isInteger(idle) && idle > 0 ? { idleSeconds: idle } : {}),
+    uiKey: config.apiKey,
+    staffSignIn: config.staffSignIn === true,
+    staffKey: config.staffSignIn === true ? savedStaffKey() : null,
   });
   document.documentElement.lang = sessionStore.getState().language;
 }
 
 export const useSession = <T>(selector: (state: SessionState) => T): T => useStore(sessionStore, selector);
+
+/** The key the page's calls go with: the staff key in the box office once signed in, else the page's own. */
+export function currentKey(state: SessionState = sessionStore.getState()): string {
+  return state.mode === 'boxOffice' && state.staffKey !== null ? state.staffKey : state.uiKey;
+}
+
+/** The box office waits for a staff sign-in (the kiosk never signs in). */
+export const needsSignIn = (state: SessionState): boolean => state.mode === 'boxOffice' && state.staffSignIn && state.staffKey === null;

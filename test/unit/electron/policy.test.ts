@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isAllowedNavigation } from '../../../electron/navigation';
 import { DEFAULT_SETTINGS, loadSettings, parseSettings, SettingsError } from '../../../electron/settings';
-import { createPinGuard, hashPin, verifyPin } from '../../../electron/staff-pin';
+import { createPinGuard, hashPin, verifyPin } from '../../../engine/staff/pin';
 
 describe('navigation policy', () => {
   const engine = ['http://127.0.0.1:41234'];

@@ -5,7 +5,7 @@ import { createClient, type ClientOptions } from '../../../renderer/src/api/clie
 import { ApiError } from '../../../renderer/src/api/errors';
 import { recoveryFor } from '../../../renderer/src/recovery';
 import type { Cart } from '../../../renderer/src/api/types';
-import { startTestEngine, type TestEngine } from '../../helpers/engine';
+import { startTestEngine, TEST_STAFF_PIN, type TestEngine } from '../../helpers/engine';
 
 /**
  * The UI's HTTP client: its retry schedule (spec §7.4) under fake timers against a scripted fetch that
@@ -547,6 +547,47 @@ describe('client against a real engine', () => {
     };
     const error = await rejection(realClient({ apiKey: 'not-a-key', fetch: counting, reauthenticate: () => Promise.resolve('not-a-key') }).events());
     expect([error.status, calls]).toEqual([401, 1]);
+  });
+
+  it('a staff key that ended (reauthenticate answers null): no retry with another key, the 401 is the answer (issue #22)', async () => {
+    const keys: string[] = [];
+    const counting: typeof fetch = (input, init) => {
+      keys.push(new Headers(init?.headers).get('x-svc-api-key') ?? '');
+      return fetch(input, init);
+    };
+    const rejected: string[] = [];
+    const client = realClient({
+      apiKey: 'lapsed-staff-key',
+      fetch: counting,
+      reauthenticate: (key) => {
+        rejected.push(key);
+        // the session switches the page to its own key for what goes on meanwhile, and asks staff to sign in
+        client.setKey(engine.keys.catalogRead);
+        return Promise.resolve(null);
+      },
+    });
+    const error = await rejection(client.events());
+    expect([error.status, error.code]).toEqual([401, 'INVALID_API_KEY']);
+    expect(rejected).toEqual(['lapsed-staff-key']);
+    expect(keys).toEqual(['lapsed-staff-key']);
+    // the next call goes with the key the session set
+    await client.events();
+    expect(keys.at(-1)).toBe(engine.keys.catalogRead);
+  });
+
+  it('the staff sign-in goes without a key, and its 401 (wrong PIN) is the answer: nothing is refetched', async () => {
+    const headers: Headers[] = [];
+    const counting: typeof fetch = (input, init) => {
+      headers.push(new Headers(init?.headers));
+      return fetch(input, init);
+    };
+    let refetched = 0;
+    const client = realClient({ fetch: counting, reauthenticate: () => Promise.resolve(String((refetched += 1))) });
+    const error = await rejection(client.signIn('000000'));
+    expect([error.status, error.code, refetched]).toEqual([401, 'INVALID_STAFF_PIN', 0]);
+    expect(headers.map((sent) => sent.get('x-svc-api-key'))).toEqual([null]);
+    const session = await client.signIn(TEST_STAFF_PIN);
+    expect(session.role).toBe('box-office');
   });
 
   it('health() reports an unreachable or failing engine at once, without backoff (the Online/Offline probe)', async () => {

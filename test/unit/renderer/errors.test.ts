@@ -55,6 +55,9 @@ const EXPECTED_BY_CODE: Readonly<Record<string, Recovery>> = {
   UPSTREAM_UNAVAILABLE: 'retry-later',
   HEADERS_TOO_LARGE: 'fix-input',
   REQUEST_TIMEOUT: 'fix-input',
+  // ownership and staff sign-in (issue #22): a terminal's sync sees the first, the sign-in screen the second
+  IMPORT_REFERENCE_TAKEN: 'refresh',
+  INVALID_STAFF_PIN: 'sign-in',
 };
 
 /** Codes the UI handles specifically, whatever type they arrive with (errors.ts BY_CODE). */
