@@ -5,16 +5,17 @@ import type { OrderSummaryRepo } from '../store/order-summary-repo';
 /**
  * GET /orders/summary: the orders made from `from` (included) to `to` (excluded), added up per currency —
  * never across currencies, which have no common unit without a rate. A cancelled order counts in `orders`
- * and `total` (it was sold in the window) and again in `cancelled`; `net` is what stays sold.
+ * and `total` (it was sold in the window) and again in `cancelled`; `net` is what stays sold. `owner`: only
+ * that owner's orders (a key without orders:any sees its own, as GET /orders lists them); undefined: every order.
  */
-export function summarizeOrders(summaries: OrderSummaryRepo, query: OrdersSummaryQuery): OrdersSummary {
+export function summarizeOrders(summaries: OrderSummaryRepo, query: OrdersSummaryQuery, owner?: string): OrdersSummary {
   const from = Date.parse(query.from);
   const to = Date.parse(query.to);
   if (!(to > from)) throw new EngineError('INVALID_FIELD_VALUE', { param: 'to', details: { location: 'querystring', reason: 'empty_range' } });
   return {
     from: new Date(from).toISOString(),
     to: new Date(to).toISOString(),
-    currencies: summaries.between(from, to).map((row) => ({
+    currencies: summaries.between(from, to, owner).map((row) => ({
       currency: row.currency,
       orders: row.orders,
       total: { amount: row.total, currency: row.currency },

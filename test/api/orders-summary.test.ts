@@ -76,6 +76,16 @@ describe('GET /orders/summary', () => {
     });
   });
 
+  it("adds up only the caller's own orders unless it may see every order (orders:any), as GET /orders lists them", async () => {
+    const stranger = engine.createKey(['orders:read']);
+    const own = await engine.request<{ data: Summary }>('GET', summaryPath(DAY), { key: stranger });
+    expect(own.status).toBe(200);
+    expect(own.body.data.currencies).toEqual([]);
+    const everyOrder = engine.createKey(['orders:read', 'orders:any']);
+    const all = await engine.request<{ data: Summary }>('GET', summaryPath(DAY), { key: everyOrder });
+    expect(all.body.data.currencies.map((row) => [row.currency, row.orders])).toEqual([['EUR', 3], ['JPY', 1]]);
+  });
+
   it('answers an empty list for a window without orders', async () => {
     const response = await engine.request<{ data: Summary }>('GET', summaryPath({ from: '2026-11-20T00:00:00+01:00', to: '2026-11-21T00:00:00+01:00' }));
     expect(response.status).toBe(200);

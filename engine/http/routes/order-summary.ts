@@ -3,7 +3,9 @@ import { replies } from '../../contract/common';
 import { OrdersSummary, OrdersSummaryQuery } from '../../contract/order-summary';
 import { createOrderSummaryRepo } from '../../store/order-summary-repo';
 import type { EngineContext } from '../../use-cases/context';
+import { listedOwner } from '../../use-cases/ownership';
 import { summarizeOrders } from '../../use-cases/summarize-orders';
+import { callerOf } from '../auth';
 
 /** GET /orders/summary (scope orders:read): the box office's totals of today's sales, per currency. */
 export const orderSummaryRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = async (app, { ctx }) => {
@@ -19,6 +21,7 @@ export const orderSummaryRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext 
         response: replies(200, OrdersSummary),
       },
     },
-    async (request) => ({ data: summarizeOrders(summaries, request.query) }),
+    // a key without orders:any adds up its own orders only, as GET /orders lists them
+    async (request) => ({ data: summarizeOrders(summaries, request.query, listedOwner(callerOf(request))) }),
   );
 };
