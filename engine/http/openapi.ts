@@ -24,7 +24,12 @@ Decisions where the spec is silent (see also docs/decisions.md):
   400 MALFORMED_REQUEST, 403 HOST_NOT_ALLOWED and ORIGIN_NOT_ALLOWED (DNS-rebinding and cross-site protection).
 - A Kassa engine is also a hub for syncing terminals: GET /capabilities (public) lists its extensions
   (\`orders.import-batch\`), and POST /orders/import takes a terminal's whole orders, up to 100 per request, each
-  created in one transaction or refused whole, replayed for good by its idempotencyKey or reference.
+  created in one transaction or refused whole, replayed for good by its idempotencyKey or reference from the same key
+  (a reference another key imported first is 409 IMPORT_REFERENCE_TAKEN).
+- Ownership: a key reads, changes and checks out only its own carts, and reads, lists, prints and cancels only its own
+  orders (another key's answer 404 RESOURCE_NOT_FOUND, as unknown ones do), unless it holds \`orders:any\` (every order;
+  \`admin\` has it). \`orders:checkout\` is card checkout of its own carts and reading and printing its own orders (a
+  kiosk); \`sync:status\` reads the sync status only.
 - A terminal's GET /sync/status reports the backlog: entries waiting, the oldest one's age, the delivery rate
   and the time left; and whether the upstream refuses its sync key.
 

@@ -282,6 +282,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v3/orders/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the orders made between two instants add up to, per currency (count, total, cancelled, net) */
+        get: operations["summarizeOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v3/capabilities": {
         parameters: {
             query?: never;
@@ -310,7 +327,7 @@ export interface paths {
         put?: never;
         /**
          * Import a terminal's orders: up to 100, each created whole or refused whole, with a result per order
-         * @description Each order is checked and created exactly as POST /carts, extras, vouchers and POST /orders with `payment: { method: "external", reference }` would, in one transaction, with no hold left behind when it is refused. The answer is 200 with one result per order, in the order sent: `status` 201 with the `order`, or the status and `error` (the v3 error object, `param` under `orders[i]`) of the refusal. A repeated `idempotencyKey` with the same `reference` — or the same `reference` under any key — answers the first import's order with `replayed: true`, for good (not only 24 hours); the same key with another reference is 409 IDEMPOTENCY_KEY_REUSED.
+         * @description Each order is checked and created exactly as POST /carts, extras, vouchers and POST /orders with `payment: { method: "external", reference }` would, in one transaction per order, with no hold left behind when it is refused. The answer is 200 with one result per order, in the order sent: `status` 201 with the `order`, or the status and `error` (the v3 error object, `param` under `orders[i]`) of the refusal. A repeated `idempotencyKey` with the same `reference` — or the same `reference` again from the same API key — answers the first import's order with `replayed: true`, for good (not only 24 hours); the same key with another reference is 409 IDEMPOTENCY_KEY_REUSED; a `reference` another API key imported first is 409 IMPORT_REFERENCE_TAKEN. The order belongs to the importing key: it reads and cancels it, no other terminal.
          */
         post: operations["importOrders"];
         delete?: never;
@@ -331,7 +348,7 @@ export interface paths {
         put?: never;
         /**
          * Grant, top up or give back places of inventory items (one transaction, idempotent by key)
-         * @description Each change adds places to (or, negative, gives back from) the calling terminal's allocation of one inventory item. A grant takes what the venue has left, up to `change`; with `minimum`, fewer than that grants nothing and the whole request answers 409 INVENTORY_EXHAUSTED with `details.availableQuantity` (what the terminal could hold). An assigned seat is granted with change 1. Granted places leave `available` at once; a cart the terminal makes here uses them first. Allocations lapse `lapseSeconds` after the terminal last called this resource.
+         * @description Each change adds places to (or, negative, gives back from) the calling terminal's allocation of one inventory item. A grant takes what the venue has left, up to `change` and up to the hub's cap per terminal and item (serve --allocation-cap, default 25 % of the item, at least 10 places); with `minimum`, fewer than that grants nothing and the whole request answers 409 INVENTORY_EXHAUSTED with `details.availableQuantity` (what the terminal could hold). An assigned seat is granted with change 1. Granted places leave `available` at once; a cart the terminal makes here uses them first. Allocations lapse `lapseSeconds` after the terminal last called this resource.
          */
         post: operations["changeAllocations"];
         delete?: never;
@@ -1411,6 +1428,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description at most 1000 tickets in all (the sum of the quantities) */
                     items: {
                         occurrenceId: string;
                         inventoryItemId: string;
@@ -3227,6 +3245,105 @@ export interface operations {
             };
         };
     };
+    summarizeOrders: {
+        parameters: {
+            query: {
+                /** @description start of the window (included), an ISO 8601 date-time with its offset */
+                from: string;
+                /** @description end of the window (excluded); after `from` (400 INVALID_FIELD_VALUE reason empty_range otherwise) */
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            from: string;
+                            /** Format: date-time */
+                            to: string;
+                            /** @description one entry per currency sold in, by currency code; empty when nothing was sold */
+                            currencies: {
+                                /** @description ISO 4217 code, three upper-case letters */
+                                currency: string;
+                                /** @description orders made in the window in this currency, cancelled ones included */
+                                orders: number;
+                                total: {
+                                    /** @description minor units of the currency */
+                                    amount: number;
+                                    /** @description ISO 4217 code, three upper-case letters */
+                                    currency: string;
+                                };
+                                cancelled: {
+                                    /** @description of those, how many are cancelled now */
+                                    orders: number;
+                                    total: {
+                                        /** @description minor units of the currency */
+                                        amount: number;
+                                        /** @description ISO 4217 code, three upper-case letters */
+                                        currency: string;
+                                    };
+                                };
+                                net: {
+                                    /** @description minor units of the currency */
+                                    amount: number;
+                                    /** @description ISO 4217 code, three upper-case letters */
+                                    currency: string;
+                                };
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
     getCapabilities: {
         parameters: {
             query?: never;
@@ -3708,7 +3825,7 @@ export interface operations {
                             upstream: string | null;
                             /** @description hub: a Kassa engine that takes whole orders in one request (GET /capabilities); v3: any other v3 service (the cart flow); null: not known yet */
                             upstreamKind: "hub" | "v3" | null;
-                            /** @description false: the upstream has answered nothing for a while (5xx or silence) */
+                            /** @description false: the upstream has answered nothing for a while (5xx or silence), or it refuses the sync key (keyRejected) */
                             online: boolean | null;
                             lastSuccessAt: string | null;
                             lastError: string | null;
