@@ -50,7 +50,7 @@ export function usesCart(caller: Caller, owner: string | null): boolean {
   return owner === null || owner === caller.owner || caller.scopes.includes('admin');
 }
 
-/** The scopes of each role the engine hands keys to itself (docs/notes-sec.md has the table). */
+/** The scopes of each role the engine hands keys to itself (docs/security.md has the table). */
 export const ROLE_SCOPES = {
   /** the kiosk page: sells by card, prints and shows its own orders, shows the sync status */
   kiosk: ['catalog:read', 'carts:write', 'orders:checkout', 'sync:status'],

@@ -6,7 +6,7 @@ import { immediate } from '../store/db';
 import { createStaffPinRepo } from '../store/staff-pin-repo';
 import { hashPin } from './pin';
 
-/** Where the box office's staff PIN comes from (docs/notes-sec.md). */
+/** Where the box office's staff PIN comes from (docs/security.md). */
 export const STAFF_PIN_FILE = 'staff-pin.txt';
 
 /**

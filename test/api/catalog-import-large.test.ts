@@ -134,7 +134,9 @@ describe('PUT /catalog with a 100,000-seat seat map', () => {
     expect(imported.body.data).toMatchObject({ events: 2, occurrences: 2, inventoryItems: SEATS + 1 });
 
     expect(sale).toBe(201);
-    expect(midImport.length).toBeGreaterThanOrEqual(3);
+    // How many reads fit in depends on the machine's speed (a quiet machine imports in ~0.5 s): at least one
+    // answered while the import was staged and not yet switched over shows the engine was not blocked.
+    expect(midImport.length).toBeGreaterThanOrEqual(1);
     for (const events of midImport) expect(events).toEqual(['hall-night']);
 
     // complete: every seat, in order, live; the sale on the old occurrence kept

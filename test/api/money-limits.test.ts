@@ -97,10 +97,13 @@ describe('money limits, end to end', () => {
     expect(extraError.param).toBe('events[0].extras[0].price.amount');
   });
 
-  it(`${LINES} lines of ${LIMITS.maxQuantity} tickets at ${MAX}: 400 total_out_of_range, not a cart that can never be paid`, async () => {
+  // the most tickets one order may hold (LIMITS.maxTicketsPerOrder), as lines of the most a line may hold
+  const FULL_LINES = LIMITS.maxTicketsPerOrder / LIMITS.maxQuantity;
+
+  it(`${FULL_LINES} lines of ${LIMITS.maxQuantity} tickets (the most an order holds) at ${MAX}: 400 total_out_of_range, not a cart that can never be paid`, async () => {
     const { doc, occurrenceId } = catalogAt({ base: 'EUR', target: 'JPY', rate: '1', price: MAX, extraPrice: MAX });
     expect((await importCatalog(doc)).status).toBe(200);
-    expectOutOfRange(await engine.request('POST', '/carts', { body: { items: items(occurrenceId, LINES, LIMITS.maxQuantity) } }), ['items']);
+    expectOutOfRange(await engine.request('POST', '/carts', { body: { items: items(occurrenceId, FULL_LINES, LIMITS.maxQuantity) } }), ['items']);
   });
 
   it(`${EXTRAS} extras × ${LIMITS.maxQuantity} at ${MAX}: 400 total_out_of_range on add and on change, and the cart stays payable`, async () => {
@@ -151,7 +154,7 @@ describe('money limits, end to end', () => {
     const shape = fc.record({ pair, rate, price: amount, extraPrice: amount }).map(({ pair: [base = 'EUR', target = 'KWD'], ...rest }): Shape => ({ base, target, ...rest }));
     const cartShape = fc.record({
       inTarget: fc.boolean(),
-      lines: fc.constantFrom(1, 2, LINES),
+      lines: fc.constantFrom(1, 2, FULL_LINES),
       quantity: fc.constantFrom(1, 7, LIMITS.maxQuantity),
       extraLines: fc.constantFrom(0, 1, LINES),
       extraQuantity: fc.constantFrom(1, LIMITS.maxQuantity),

@@ -142,7 +142,7 @@ export function createClient(options: ClientOptions) {
     /**
      * A currency with no rate (503 CURRENCY_TEMPORARILY_UNAVAILABLE) is said at once instead of after the 1 + 2 + 4 s
      * of retries spec §7.4 allows: a rate comes with a catalog or rates update, not within seconds, and the
-     * person at the screen can choose the currency again (docs/notes-kiosk.md).
+     * person at the screen can choose the currency again (docs/ui.md).
      */
     switchCurrency: (cartId: string, currency: string) =>
       data(request<{ data: Cart }>('PATCH', c(cartId), { ...write({ currency }), answerAtOnce: ['CURRENCY_TEMPORARILY_UNAVAILABLE'] })),
