@@ -15,7 +15,12 @@ export interface SyncSource {
 /** The delivery rate is measured over this last stretch of time. */
 export const RATE_WINDOW_MS = 60_000;
 
-export function syncStatus(ctx: EngineContext, worker: SyncSource | undefined) {
+/**
+ * `inbox`: whether the caller may see the conflict inbox and the holdings (scope `sync`); without it (the
+ * kiosk's `sync:status`) both come back empty — the header needs the connection and the backlog, not other
+ * tills' refused orders.
+ */
+export function syncStatus(ctx: EngineContext, worker: SyncSource | undefined, inbox = true) {
   const live = worker?.status();
   const now = ctx.now();
   const waiting = ctx.outbox.waiting();
@@ -35,8 +40,8 @@ export function syncStatus(ctx: EngineContext, worker: SyncSource | undefined) {
     oldestWaitingSeconds: oldest === undefined ? null : Math.max(0, Math.floor((now - oldest) / 1000)),
     deliveryRate: Math.round(rate * 10) / 10,
     estimatedSecondsLeft: waiting === 0 ? 0 : rate > 0 ? Math.ceil(waiting / rate) : null,
-    conflicts: ctx.outbox.conflicts().map(conflictView),
-    holdings: holdingRows(ctx),
+    conflicts: inbox ? ctx.outbox.conflicts().map(conflictView) : [],
+    holdings: inbox ? holdingRows(ctx) : [],
   };
 }
 

@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { EngineContext } from '../../use-cases/context';
 import { resolveConflict, retryConflict, syncStatus, type SyncSource } from '../../use-cases/sync-status';
 import { replies } from '../../contract/common';
+import { grants } from '../../domain/scopes';
+import { callerOf } from '../auth';
 import { ResolveBody, SyncEntry, SyncEntryParams, SyncStatus } from '../../contract/sync';
 
 const config = { scope: 'sync' } as const;
@@ -10,9 +12,19 @@ const status = { scope: ['sync', 'sync:status'] } as const;
 const tags = ['sync'];
 
 export const syncRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext; worker: () => SyncSource | undefined }> = async (app, { ctx, worker }) => {
-  app.get('/sync/status', { config: status, schema: { tags, summary: 'Online or offline, last sync, the backlog (waiting, oldest, rate, time left), the conflict inbox', response: replies(200, SyncStatus) } }, async () => ({
-    data: syncStatus(ctx, worker()),
-  }));
+  app.get(
+    '/sync/status',
+    {
+      config: status,
+      schema: {
+        tags,
+        summary: 'Online or offline, last sync, the backlog (waiting, oldest, rate, time left), the conflict inbox',
+        description: 'With `sync:status` alone (the kiosk) `conflicts` and `holdings` are empty: the inbox and the holdings need `sync`.',
+        response: replies(200, SyncStatus),
+      },
+    },
+    async (request) => ({ data: syncStatus(ctx, worker(), grants(callerOf(request).scopes, 'sync')) }),
+  );
   app.post(
     '/sync/conflicts/:id/retry',
     { config, schema: { tags, summary: 'Send a conflicting entry again', params: SyncEntryParams, response: replies(200, SyncEntry) } },

@@ -364,7 +364,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Online or offline, last sync, the backlog (waiting, oldest, rate, time left), the conflict inbox */
+        /**
+         * Online or offline, last sync, the backlog (waiting, oldest, rate, time left), the conflict inbox
+         * @description With `sync:status` alone (the kiosk) `conflicts` and `holdings` are empty: the inbox and the holdings need `sync`.
+         */
         get: operations["getSyncStatus"];
         put?: never;
         post?: never;
