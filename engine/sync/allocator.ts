@@ -99,7 +99,10 @@ export function startAllocator(ctx: EngineContext, options: AllocatorOptions, lo
     unanswered.delete(key);
     const data = answer.status === 200 ? dataOf<Allocations>(answer) : undefined;
     if (!data) {
-      if (answer.status !== 409) logger.warn({ status: answer.status, code: errorOf(answer)?.code }, 'the hub refused an allocation request');
+      const error = errorOf(answer);
+      // 409: the venue (or, for places to keep in hand, the hub's --allocation-cap) has fewer than the minimum
+      if (answer.status === 409) logger.info({ code: error?.code, details: error?.details }, 'the hub granted none of an allocation request');
+      else logger.warn({ status: answer.status, code: error?.code }, 'the hub refused an allocation request');
       return 'refused';
     }
     immediate(ctx.db, () => {
