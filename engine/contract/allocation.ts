@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { LIMITS } from '../domain/limits';
 import { Id, Timestamp } from './common';
 
 /** The allocation resource of a hub (contract §10): places of an inventory item granted to a terminal. */
@@ -16,6 +17,15 @@ export const AllocationChange = Type.Object(
     }),
     minimum: Type.Optional(
       Type.Integer({ minimum: 0, maximum: 100_000, description: 'a grant of fewer places than this grants none: 409 INVENTORY_EXHAUSTED' }),
+    ),
+    forSale: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: LIMITS.maxTicketsPerOrder,
+        description:
+          "the part of `change` a sale in progress at the terminal needs (its cart's shortfall): granted beyond the hub's cap per terminal, " +
+          'up to what the venue has left; the rest of `change` is what the terminal keeps in hand and stays within the cap. At most `change`',
+      }),
     ),
   },
   strict,

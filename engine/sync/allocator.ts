@@ -99,7 +99,14 @@ export function startAllocator(ctx: EngineContext, options: AllocatorOptions, lo
     unanswered.delete(key);
     const data = answer.status === 200 ? dataOf<Allocations>(answer) : undefined;
     if (!data) {
-      if (answer.status !== 409) logger.warn({ status: answer.status, code: errorOf(answer)?.code }, 'the hub refused an allocation request');
+      const error = errorOf(answer);
+      // a hub older than `forSale` refuses the field: ask it as before (within its cap)
+      if (answer.status === 400 && error?.details.reason === 'unknown_field' && changes.some((c) => c.forSale !== undefined)) {
+        return send(changes.map((change) => ({ occurrenceId: change.occurrenceId, inventoryItemId: change.inventoryItemId, change: change.change, ...(change.minimum !== undefined && { minimum: change.minimum }) })));
+      }
+      // 409: the venue (or, for places to keep in hand, the hub's --allocation-cap) has fewer than the minimum
+      if (answer.status === 409) logger.info({ code: error?.code, details: error?.details }, 'the hub granted none of an allocation request');
+      else logger.warn({ status: answer.status, code: error?.code }, 'the hub refused an allocation request');
       return 'refused';
     }
     immediate(ctx.db, () => {

@@ -48,8 +48,7 @@ export function backgroundChanges(ctx: EngineContext, keepInHand: number, now: n
       const free = row ? sellableFromHand(row.inHand, row.heldLocally, row.lapsesAt, now) : 0;
       // A holding past its lapse deadline is asked for again in full: the hub may have taken it back.
       const change = topUpChange(free, keepInHand);
-      if (change > 0) changes.push({ occurrenceId, inventoryItemId: item.id, change });
-      else if (free > 2 * keepInHand) changes.push({ occurrenceId, inventoryItemId: item.id, change: keepInHand - free });
+      if (change !== 0) changes.push({ occurrenceId, inventoryItemId: item.id, change });
     }
   }
   for (const row of rows.values()) {

@@ -9,8 +9,9 @@ import type { EngineContext } from './context';
  * POST /allocations (contract §10): grants, tops up and gives back places of inventory items to the calling
  * terminal (its API key), all changes of one request in one transaction. The Idempotency-Key makes a retried
  * request land once: the same key and body answer the first answer again. Every call renews the terminal's
- * allocations until now + the hub's lapse time. No terminal holds more of one item than `cap` allows
- * (`--allocation-cap`): past it a grant gives up to the cap, or nothing and 409 below its `minimum`.
+ * allocations until now + the hub's lapse time. No terminal keeps more of one item in hand than `cap` allows
+ * (`--allocation-cap`): past it a grant gives up to the cap, or nothing and 409 below its `minimum`; only a
+ * change's `forSale` part, the shortfall of a sale in progress, is granted beyond it (domain/allocations.ts).
  */
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ALLOC, allocationCatalog, priceOptionOf, seatId } from '../fixtures/allocation-catalog';
 import { startTestEngine, type TestEngine } from '../helpers/engine';
+import { capFor, DEFAULT_ALLOCATION_CAP } from '../../engine/domain/allocations';
 import { catalogFile, readonlyDb } from '../sync/harness';
 
 /**
@@ -19,9 +20,11 @@ const SEATS = 3;
 const ITEMS = [ALLOC.floor.inventoryItemId, ...Array.from({ length: SEATS }, (_, i) => seatId(i))];
 const HOLD_MS = 900_000;
 const LAPSE_MS = 6 * 3600 * 1000; // the default
+/** the default --allocation-cap (25 %, at least 10 places, at most the item): what a terminal may keep in hand */
+const capOf = (itemId: string): number => (itemId === ALLOC.floor.inventoryItemId ? capFor(DEFAULT_ALLOCATION_CAP, FLOOR) : 1);
 
 type Action =
-  | { kind: 'grant'; terminal: number; item: number; change: number; minimum: boolean }
+  | { kind: 'grant'; terminal: number; item: number; change: number; minimum: boolean; forSale: boolean }
   | { kind: 'topUp'; terminal: number; target: number }
   | { kind: 'giveBack'; terminal: number; item: number; change: number }
   | { kind: 'terminalSell'; terminal: number; item: number; quantity: number }
@@ -33,7 +36,7 @@ type Action =
 const terminal = fc.integer({ min: 0, max: 1 });
 const item = fc.integer({ min: 0, max: ITEMS.length - 1 });
 const action: fc.Arbitrary<Action> = fc.oneof(
-  fc.record({ kind: fc.constant('grant' as const), terminal, item, change: fc.integer({ min: 1, max: 8 }), minimum: fc.boolean() }),
+  fc.record({ kind: fc.constant('grant' as const), terminal, item, change: fc.integer({ min: 1, max: 8 }), minimum: fc.boolean(), forSale: fc.boolean() }),
   fc.record({ kind: fc.constant('topUp' as const), terminal, target: fc.integer({ min: 0, max: 6 }) }),
   fc.record({ kind: fc.constant('giveBack' as const), terminal, item, change: fc.integer({ min: 1, max: 8 }) }),
   fc.record({ kind: fc.constant('terminalSell' as const), terminal, item, quantity: fc.integer({ min: 1, max: 5 }) }),
@@ -143,13 +146,15 @@ describe('allocations at the hub: the invariant under random interleavings (fast
             case 'grant': {
               const wanted = quantityOf(act.change);
               const answer = await change(act.terminal, [
-                { occurrenceId: ALLOC.occurrenceId, inventoryItemId: itemId, change: wanted, ...(act.minimum && { minimum: wanted }) },
+                { occurrenceId: ALLOC.occurrenceId, inventoryItemId: itemId, change: wanted, ...(act.minimum && { minimum: wanted }), ...(act.forSale && { forSale: wanted }) },
               ]);
-              const left = before.left(itemId);
+              const holding = before.allocation(terminalIds[act.terminal] ?? '', itemId);
+              // places for a sale in progress: up to what is left; places to keep: within the cap too
+              const left = act.forSale ? before.left(itemId) : Math.min(before.left(itemId), Math.max(0, capOf(itemId) - holding));
               if (act.minimum && left < wanted) expect(answer.status, what).toBe(409);
               else {
                 expect(answer.status, `${what}: ${JSON.stringify(answer.body)}`).toBe(200);
-                expect(answer.body.data.allocations[0]?.quantity, what).toBe(before.allocation(terminalIds[act.terminal] ?? '', itemId) + Math.min(wanted, left));
+                expect(answer.body.data.allocations[0]?.quantity, what).toBe(holding + Math.min(wanted, left));
               }
               break;
             }

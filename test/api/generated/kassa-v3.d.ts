@@ -348,7 +348,7 @@ export interface paths {
         put?: never;
         /**
          * Grant, top up or give back places of inventory items (one transaction, idempotent by key)
-         * @description Each change adds places to (or, negative, gives back from) the calling terminal's allocation of one inventory item. A grant takes what the venue has left, up to `change` and up to the hub's cap per terminal and item (serve --allocation-cap, default 25 % of the item, at least 10 places); with `minimum`, fewer than that grants nothing and the whole request answers 409 INVENTORY_EXHAUSTED with `details.availableQuantity` (what the terminal could hold). An assigned seat is granted with change 1. Granted places leave `available` at once; a cart the terminal makes here uses them first. Allocations lapse `lapseSeconds` after the terminal last called this resource.
+         * @description Each change adds places to (or, negative, gives back from) the calling terminal's allocation of one inventory item. A grant takes what the venue has left, up to `change`. The places a terminal keeps in hand stay within the hub's cap per terminal and item (serve --allocation-cap, default 25 % of the item, at least 10 places); the `forSale` part of a change, the shortfall of a sale in progress, is granted beyond the cap. With `minimum`, fewer than that grants nothing and the whole request answers 409 INVENTORY_EXHAUSTED with `details.availableQuantity` (what the terminal could hold; `details.reason` "allocation_cap" and `details.allocationCap` when only the cap refused). An assigned seat is granted with change 1. Granted places leave `available` at once; a cart the terminal makes here uses them first. Allocations lapse `lapseSeconds` after the terminal last called this resource.
          */
         post: operations["changeAllocations"];
         delete?: never;
@@ -3734,6 +3734,8 @@ export interface operations {
                         change: number;
                         /** @description a grant of fewer places than this grants none: 409 INVENTORY_EXHAUSTED */
                         minimum?: number;
+                        /** @description the part of `change` a sale in progress at the terminal needs (its cart's shortfall): granted beyond the hub's cap per terminal, up to what the venue has left; the rest of `change` is what the terminal keeps in hand and stays within the cap. At most `change` */
+                        forSale?: number;
                     }[];
                 };
             };

@@ -46,8 +46,40 @@ describe('allocations arithmetic', () => {
     expect(sellableFromHand(10, 3, 2000, 1000)).toBe(7);
     expect(sellableFromHand(10, 3, 1000, 1000)).toBe(0);
     expect(onDemandRequest(5, 7, 10)).toBeUndefined();
-    expect(onDemandRequest(12, 7, 10)).toEqual({ change: 15, minimum: 5 });
-    expect(onDemandRequest(1, 0, 0)).toEqual({ change: 1, minimum: 1 });
+    expect(onDemandRequest(12, 7, 10)).toEqual({ change: 15, minimum: 5, forSale: 5 });
+    expect(onDemandRequest(1, 0, 0)).toEqual({ change: 1, minimum: 1, forSale: 1 });
+  });
+
+  it('a top-up keeps the usual amount free in hand; more than twice that goes back down to it', () => {
     expect(topUpChange(3, 10)).toBe(7);
+    expect(topUpChange(10, 10)).toBe(0);
+    expect(topUpChange(20, 10)).toBe(0);
+    // a group's places granted for a sale that did not happen (30 for sale + 10 to keep)
+    expect(topUpChange(40, 10)).toBe(-30);
+    expect(topUpChange(4, 0)).toBe(-4);
+  });
+
+  it('the cap bounds what a terminal keeps in hand, never the shortfall of a sale in progress', () => {
+    const room = { capacity: 100, held: 0, sold: 0, allocated: 10 };
+    // holding 10 of a cap of 25: a plain grant stops at the cap
+    expect(planChange(room, 10, { change: 90 }, 'c', 25)).toEqual({ applied: 15, quantity: 25 });
+    // a group of 30: 20 for the sale (beyond the cap) and the usual 10 to keep (within it)
+    expect(planChange(room, 10, { change: 30, minimum: 20, forSale: 20 }, 'c', 25)).toEqual({ applied: 30, quantity: 40 });
+    // at the cap already: the sale's part only
+    expect(planChange(room, 25, { change: 30, minimum: 20, forSale: 20 }, 'c', 25)).toEqual({ applied: 20, quantity: 45 });
+    // never more than the venue has left
+    expect(planChange({ ...room, sold: 85 }, 10, { change: 30, minimum: 5, forSale: 20 }, 'c', 25)).toEqual({ applied: 5, quantity: 15 });
+    expect(() => planChange(room, 10, { change: 5, forSale: 6 }, 'c', 25)).toThrow(EngineError);
+  });
+
+  it('a refusal by the cap alone says so, with the cap', () => {
+    const room = { capacity: 100, held: 0, sold: 0, allocated: 10 };
+    expect(() => planChange(room, 10, { change: 30, minimum: 20 }, 'c', 25)).toThrow(
+      expect.objectContaining({ code: 'INVENTORY_EXHAUSTED', details: { availableQuantity: 25, requestedQuantity: 30, allocated: 10, reason: 'allocation_cap', allocationCap: 25 } }),
+    );
+    // the venue itself is short: no cap reason
+    expect(() => planChange({ ...room, sold: 85 }, 10, { change: 30, minimum: 20 }, 'c', 25)).toThrow(
+      expect.objectContaining({ details: { availableQuantity: 15, requestedQuantity: 30, allocated: 10 } }),
+    );
   });
 });

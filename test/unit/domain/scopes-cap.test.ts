@@ -44,7 +44,7 @@ describe('the cap per terminal', () => {
     try {
       planChange(stock, 40, { change: 20, minimum: 11 }, 'changes[0]', 50);
     } catch (error) {
-      expect(error instanceof EngineError && error.details).toEqual({ availableQuantity: 50, requestedQuantity: 51, allocated: 40 });
+      expect(error instanceof EngineError && error.details).toEqual({ availableQuantity: 50, requestedQuantity: 51, allocated: 40, reason: 'allocation_cap', allocationCap: 50 });
     }
     expect(planChange(stock, 60, { change: -30 }, 'changes[0]', 50)).toEqual({ applied: -30, quantity: 30 });
   });

@@ -45,7 +45,8 @@ function hold(ctx: EngineContext, itemId: string, inHand: number, lapsesAt = NOW
 }
 
 const need = (inventoryItemId: string, quantity: number) => ({ occurrenceId: ALLOC.occurrenceId, inventoryItemId, quantity });
-const asked = (inventoryItemId: string, change: number, minimum: number) => ({ occurrenceId: ALLOC.occurrenceId, inventoryItemId, change, minimum });
+/** an on-demand change: the shortfall (`minimum`) is for the sale in progress, so granted beyond the hub's cap */
+const asked = (inventoryItemId: string, change: number, minimum: number) => ({ occurrenceId: ALLOC.occurrenceId, inventoryItemId, change, minimum, forSale: minimum });
 const floor = ALLOC.floor.inventoryItemId;
 
 describe('onDemandChanges', () => {
