@@ -1,0 +1,61 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, expect, it } from 'vitest';
+import { startTestEngine, type TestEngine } from '../helpers/engine';
+import { catalogFile, FAST, sell, SYNC_SCOPES, waitForSynced, type Order } from './harness';
+
+/**
+ * Key rotation at a hub (issue #22): orders a terminal imports belong to its sync key's owner. A venue that
+ * replaces the key (`npm run keys -- replace ID`: a leaked key, a routine rotation) keeps that owner, so the
+ * till still cancels the sales it made under the old key, and the hub puts their places back on sale.
+ * The keys are made and replaced by the real CLI on the hub's data directory while the hub runs.
+ */
+const ROOT = resolve(import.meta.dirname, '../..');
+const run = promisify(execFile);
+const keysCli = async (...args: string[]): Promise<string> =>
+  (await run(process.execPath, ['--import', 'tsx', 'engine/cli/keys.ts', ...args], { cwd: ROOT })).stdout;
+const lastLine = (stdout: string): string => stdout.trimEnd().split('\n').at(-1) ?? '';
+const keyIdOf = (stdout: string): string => /^created (key_\w+)/.exec(stdout)?.[1] ?? '';
+
+const closers: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+it("after the terminal's sync key is replaced, its cancellation of an earlier sale reaches the hub", { timeout: 60_000 }, async () => {
+  const file = catalogFile();
+  closers.push(file.remove);
+  const hub = await startTestEngine({ catalogFile: file.path, demo: false, allocations: false });
+  closers.push(() => hub.close());
+  const dataDir = mkdtempSync(join(tmpdir(), 'kassa-rotation-till-'));
+  closers.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const created = await keysCli('create', '--data', hub.dataDir, '--name', 'till-1', '--scopes', SYNC_SCOPES.join(','));
+  const till = (key: string): Promise<TestEngine> =>
+    startTestEngine({ catalogFile: file.path, demo: false, offlineSales: true, dataDir, upstream: { url: hub.url, key, pullIntervalMs: 60_000, ...FAST } });
+
+  let terminal = await till(lastLine(created));
+  const sale: Order = await sell(terminal, 1);
+  await waitForSynced(terminal, 15_000);
+  const hubOrder = (await hub.request<{ data: Order[] }>('GET', '/orders')).body.data.find((o) => o.payment.reference === sale.id);
+  expect(hubOrder?.status).toBe('confirmed');
+  await terminal.close();
+
+  // the venue replaces the till's key: a new key of the same owner, the old one revoked
+  const replaced = await keysCli('replace', keyIdOf(created), '--data', hub.dataDir);
+  expect(replaced).toContain(`revoked ${keyIdOf(created)}`);
+  const oldKeyAnswer = await fetch(`${hub.url}/api/v3/orders`, { headers: { 'x-svc-api-key': lastLine(created) } });
+  expect(oldKeyAnswer.status).toBe(401);
+  terminal = await till(lastLine(replaced));
+  closers.push(() => terminal.close());
+
+  const cancelled = await terminal.request<{ data: Order }>('POST', `/orders/${sale.id}/cancel`);
+  expect(cancelled.status).toBe(200);
+  const status = await waitForSynced(terminal, 15_000);
+  expect(status.conflicts).toEqual([]);
+  // the customer was refunded at the till; the hub put the places back
+  const after = await hub.request<{ data: Order }>('GET', `/orders/${hubOrder?.id}`);
+  expect(after.body.data.status).toBe('cancelled');
+});
