@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../helpers/engine';
-import { catalogFile, FAST, sell, SYNC_SCOPES, waitForSynced, type Order } from './harness';
+import { catalogFile, FAST, FEST, sell, SYNC_SCOPES, waitForSynced, type Order } from './harness';
 
 /**
  * Key rotation at a hub (issue #22): orders a terminal imports belong to its sync key's owner. A venue that
@@ -19,6 +19,8 @@ const keysCli = async (...args: string[]): Promise<string> =>
   (await run(process.execPath, ['--import', 'tsx', 'engine/cli/keys.ts', ...args], { cwd: ROOT })).stdout;
 const lastLine = (stdout: string): string => stdout.trimEnd().split('\n').at(-1) ?? '';
 const keyIdOf = (stdout: string): string => /^created (key_\w+)/.exec(stdout)?.[1] ?? '';
+
+const FIELD_ADULT = { occurrenceId: FEST.occurrenceId, inventoryItemId: FEST.field.inventoryItemId, priceOptionId: FEST.field.adult, quantity: 1 };
 
 const closers: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -58,4 +60,25 @@ it("after the terminal's sync key is replaced, its cancellation of an earlier sa
   // the customer was refunded at the till; the hub put the places back
   const after = await hub.request<{ data: Order }>('GET', `/orders/${hubOrder?.id}`);
   expect(after.body.data.status).toBe('cancelled');
+});
+
+it('an import on its way when the key was replaced: the new key sending the same reference gets its order back, not a conflict', { timeout: 60_000 }, async () => {
+  const file = catalogFile();
+  closers.push(file.remove);
+  const hub = await startTestEngine({ catalogFile: file.path, demo: false, allocations: false });
+  closers.push(() => hub.close());
+  const created = await keysCli('create', '--data', hub.dataDir, '--name', 'till-2', '--scopes', SYNC_SCOPES.join(','), '--owner', 'till-2');
+  const other = hub.createKey(SYNC_SCOPES);
+  const reference = `ord_${crypto.randomUUID()}`;
+  const body = { orders: [{ idempotencyKey: crypto.randomUUID(), reference, items: [FIELD_ADULT], expectedTotal: { amount: FEST.prices.adult, currency: 'EUR' } }] };
+  const send = (key: string) => hub.request<{ data: { results: { status: number; replayed?: boolean; order?: Order; error?: { code: string } }[] } }>('POST', '/orders/import', { key, body });
+
+  const first = (await send(lastLine(created))).body.data.results[0];
+  expect(first?.status).toBe(201);
+  const replaced = await keysCli('replace', keyIdOf(created), '--data', hub.dataDir);
+  expect(replaced).toContain('owner till-2');
+  const again = (await send(lastLine(replaced))).body.data.results[0];
+  expect(again).toMatchObject({ status: 201, replayed: true, order: { id: first?.order?.id } });
+  // another terminal's key still may not take it
+  expect((await send(other)).body.data.results[0]).toMatchObject({ status: 409, error: { code: 'IMPORT_REFERENCE_TAKEN' } });
 });
