@@ -82,3 +82,24 @@ it('an import on its way when the key was replaced: the new key sending the same
   // another terminal's key still may not take it
   expect((await send(other)).body.data.results[0]).toMatchObject({ status: 409, error: { code: 'IMPORT_REFERENCE_TAKEN' } });
 });
+
+it("a replaced key keeps the terminal's allocations at the hub", { timeout: 60_000 }, async () => {
+  const file = catalogFile();
+  closers.push(file.remove);
+  const hub = await startTestEngine({ catalogFile: file.path, demo: false });
+  closers.push(() => hub.close());
+  const created = await keysCli('create', '--data', hub.dataDir, '--name', 'till-3', '--scopes', SYNC_SCOPES.join(','));
+  const changes = [{ occurrenceId: FEST.occurrenceId, inventoryItemId: FEST.field.inventoryItemId, change: 10 }];
+  type Held = { data: { terminalId: string; allocations: { inventoryItemId: string; quantity: number }[] } };
+  const granted = await hub.request<Held>('POST', '/allocations', { key: lastLine(created), headers: { 'idempotency-key': crypto.randomUUID() }, body: { changes } });
+  expect(granted.status).toBe(200);
+
+  const replaced = await keysCli('replace', keyIdOf(created), '--data', hub.dataDir);
+  const held = await hub.request<Held>('GET', '/allocations', { key: lastLine(replaced) });
+  expect(held.body.data).toMatchObject({ terminalId: keyIdOf(created), allocations: [{ inventoryItemId: FEST.field.inventoryItemId, quantity: 10 }] });
+  // a cart the new key makes takes from them first
+  const cart = await hub.request('POST', '/carts', { key: lastLine(replaced), body: { items: [{ ...FIELD_ADULT, quantity: 2 }] } });
+  expect(cart.status).toBe(201);
+  const after = await hub.request<Held>('GET', '/allocations', { key: lastLine(replaced) });
+  expect(after.body.data.allocations).toMatchObject([{ quantity: 8 }]);
+});
