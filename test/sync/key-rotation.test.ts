@@ -10,8 +10,10 @@ import { catalogFile, FAST, FEST, sell, SYNC_SCOPES, waitForSynced, type Order }
 /**
  * Key rotation at a hub (issue #22): orders a terminal imports belong to its sync key's owner. A venue that
  * replaces the key (`npm run keys -- replace ID`: a leaked key, a routine rotation) keeps that owner, so the
- * till still cancels the sales it made under the old key, and the hub puts their places back on sale.
- * The keys are made and replaced by the real CLI on the hub's data directory while the hub runs.
+ * till still cancels the sales it made under the old key, and the hub puts their places back on sale; an import
+ * on its way gets its order back and the till keeps its allocations. A key replaced the wrong way (a new key from
+ * `keys create`) still cannot cancel, but its conflict says why. The keys are made and replaced by the real CLI
+ * on the hub's data directory while the hub runs.
  */
 const ROOT = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -102,4 +104,27 @@ it("a replaced key keeps the terminal's allocations at the hub", { timeout: 60_0
   expect(cart.status).toBe(201);
   const after = await hub.request<Held>('GET', '/allocations', { key: lastLine(replaced) });
   expect(after.body.data.allocations).toMatchObject([{ quantity: 8 }]);
+});
+
+it("a key replaced the wrong way (a new key made by keys create): the till's cancel lands in its inbox saying what happened and what to do", { timeout: 60_000 }, async () => {
+  const file = catalogFile();
+  closers.push(file.remove);
+  const hub = await startTestEngine({ catalogFile: file.path, demo: false, allocations: false });
+  closers.push(() => hub.close());
+  const dataDir = mkdtempSync(join(tmpdir(), 'kassa-rotation-till-'));
+  closers.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const till = (key: string): Promise<TestEngine> =>
+    startTestEngine({ catalogFile: file.path, demo: false, offlineSales: true, dataDir, upstream: { url: hub.url, key, pullIntervalMs: 60_000, ...FAST } });
+
+  let terminal = await till(hub.createKey(SYNC_SCOPES));
+  const sale: Order = await sell(terminal, 1);
+  await waitForSynced(terminal, 15_000);
+  await terminal.close();
+  terminal = await till(hub.createKey(SYNC_SCOPES));
+  closers.push(() => terminal.close());
+  expect((await terminal.request('POST', `/orders/${sale.id}/cancel`)).status).toBe(200);
+
+  const status = await waitForSynced(terminal, 15_000);
+  expect(status.conflicts).toEqual([expect.objectContaining({ kind: 'cancel', orderId: sale.id, code: 'RESOURCE_NOT_FOUND' })]);
+  expect(status.conflicts[0]?.message).toMatch(/sync key replaced with 'keys create' instead of 'keys replace'.*Cancel the order at the upstream/);
 });
