@@ -224,6 +224,68 @@ describe('keys command', () => {
   });
 });
 
+describe('keys rotation: create --owner, list shows the owner, replace ID', () => {
+  let data: string;
+  const listed = async (name: string): Promise<string[]> =>
+    (await keys('list', '--data', data)).stdout.split('\n').filter((line) => line.split('\t')[1] === name);
+  const idOf = (line: string | undefined): string => line?.split('\t')[0] ?? '';
+  beforeAll(() => {
+    data = tempDir();
+  });
+
+  it('a key owns alone by default: list shows its own id as the owner', { timeout: SLOW }, async () => {
+    const result = await keys('create', '--data', data, '--name', 'till-1', '--scopes', 'catalog:read,orders:import');
+    expect(result.code, result.stderr).toBe(0);
+    const [line] = await listed('till-1');
+    expect(line?.endsWith(`\tactive\towner ${idOf(line)}`)).toBe(true);
+  });
+
+  it('create --owner records that owner, and says so', { timeout: SLOW }, async () => {
+    const result = await keys('create', '--data', data, '--name', 'till-2', '--scopes', 'catalog:read', '--owner', 'till-2');
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('owner till-2');
+    expect(await listed('till-2')).toEqual([expect.stringMatching(/\tactive\towner till-2$/)]);
+  });
+
+  it.each([['kiosk'], ['box-office'], ['']])("create --owner '%s' (the engine's own roles, or empty) exits non-zero and stores no key", { timeout: SLOW }, async (owner) => {
+    const result = await keys('create', '--data', data, '--name', 'taken', '--scopes', 'orders:read', '--owner', owner);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(await listed('taken')).toEqual([]);
+  });
+
+  it("replace ID prints a new key alone on the last line, with the old key's name, scopes and owner, and revokes the old one", { timeout: SLOW }, async () => {
+    const oldId = idOf((await listed('till-1'))[0]);
+    const result = await keys('replace', oldId, '--data', data);
+    expect(result.code, result.stderr).toBe(0);
+    const key = lastLine(result.stdout);
+    expect(key).toMatch(/^\S{32,}$/);
+    expect(result.stdout.endsWith(`${key}\n`)).toBe(true);
+    expect(result.stdout.split(key).length - 1).toBe(1);
+    expect(result.stdout).toContain(`revoked ${oldId}`);
+    const [old, replacement] = (await listed('till-1')).map((line) => line.split('\t'));
+    expect(old).toEqual([oldId, 'till-1', 'catalog:read,orders:import', expect.any(String), expect.stringMatching(/^revoked /), `owner ${oldId}`]);
+    expect(replacement).toEqual([expect.stringMatching(/^key_/), 'till-1', 'catalog:read,orders:import', expect.any(String), 'active', `owner ${oldId}`]);
+    expect(replacement?.[0]).not.toBe(oldId);
+  });
+
+  it('replace keeps an owner given with --owner', { timeout: SLOW }, async () => {
+    const result = await keys('replace', idOf((await listed('till-2'))[0]), '--data', data);
+    expect(result.code, result.stderr).toBe(0);
+    const states = (await listed('till-2')).map((line) => line.split('\t').slice(4));
+    expect(states).toEqual([[expect.stringMatching(/^revoked /), 'owner till-2'], ['active', 'owner till-2']]);
+  });
+
+  it('replace of an unknown id exits non-zero and makes no key', { timeout: SLOW }, async () => {
+    const before = (await keys('list', '--data', data)).stdout;
+    const result = await keys('replace', 'key_doesnotexist', '--data', data);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('key_doesnotexist');
+    expect(result.stdout).toBe('');
+    expect((await keys('list', '--data', data)).stdout).toBe(before);
+  });
+});
+
 describe('the engine process\'s V8 heap settings (engine/cli/v8-flags.ts)', () => {
   it('npm run serve gives node every flag, before the bundle', () => {
     const serve = (JSON.parse(readFileSync(resolve('package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.serve ?? '';

@@ -140,5 +140,16 @@ async function deliverCancel(ctx: EngineContext, upstream: Channel, entry: Outbo
   if (!placed?.upstreamOrderId) return { kind: 'delivered', upstreamOrderId: null };
   const answer = await upstream.post(`/orders/${encodeURIComponent(placed.upstreamOrderId)}/cancel`, {}, { repeatable: true });
   if (answer.status === 200) return { kind: 'delivered', upstreamOrderId: placed.upstreamOrderId };
-  return refused(answer);
+  const refusal = refused(answer);
+  if (refusal.kind !== 'conflict' || refusal.code !== 'RESOURCE_NOT_FOUND') return refusal;
+  return { ...refusal, message: cancelNotFound(placed.upstreamOrderId) };
 }
+
+/**
+ * A 404 to a cancel: the upstream holds the order (it answered its import) but not for this key — most often a
+ * sync key replaced by a new one (`keys create`) instead of `keys replace`, which keeps the terminal's owner.
+ */
+const cancelNotFound = (upstreamOrderId: string): string =>
+  `The upstream does not show order ${upstreamOrderId} to this terminal's sync key, so the cancellation did not reach it ` +
+  "and the order may still be confirmed there. Was the sync key replaced with 'keys create' instead of 'keys replace'? " +
+  'Cancel the order at the upstream (its box office), then mark this conflict resolved.';

@@ -13,12 +13,12 @@ import { locationOf, priceContextFor } from './price-context';
  * changing seats may keep some of them; if the new cart fails, the rollback leaves the old one holding.
  * An unknown, expired or ordered previous cart is left alone (best effort, never an error).
  * `caller` (the calling API key): the cart belongs to it (store/cart-repo.ts), a `previousCartId` of another key is
- * left alone as if unknown, and at a hub a terminal's cart takes from its allocation first. None for the v1
+ * left alone as if unknown, and at a hub a terminal's cart takes from its allocation (its owner's) first. None for the v1
  * facade's carts, which belong to no key.
  */
 export function createCart(ctx: EngineContext, body: CreateCartBody, caller?: Caller): Cart {
   const now = ctx.now();
-  const terminalId = caller?.keyId;
+  const terminalId = caller?.owner;
   return immediate(ctx.db, () => {
     const occurrenceIds = [...new Set(body.items.map((item) => item.occurrenceId))];
     const occurrence = resolveOccurrence(body.items, ctx.catalog.occurrences(occurrenceIds));

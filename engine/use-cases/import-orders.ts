@@ -22,7 +22,8 @@ import { applyVoucher } from './vouchers';
  * References and idempotency keys are the importing terminal key's own (issue #22): a reference another key
  * imported first is refused for good with 409 IMPORT_REFERENCE_TAKEN — never answered with that key's order
  * (which this key could then cancel), never taken as this order made (which would swallow a real sale). The
- * terminal puts it in its conflict inbox, where staff see it. The order belongs to the importing key.
+ * terminal puts it in its conflict inbox, where staff see it. The order belongs to the importing key's owner;
+ * a key of the same owner (the terminal's replaced key, `keys replace`) gets the order back like its first key.
  *
  * One transaction per order, not per batch (issue #22): a batch of 100 orders of up to
  * LIMITS.maxTicketsPerOrder tickets each held the event loop — every till of the hub — for seconds. Now the
@@ -65,7 +66,10 @@ function importOne(ctx: EngineContext, apiKey: Caller, order: ImportOrder, now: 
   const earlier = ctx.imports.byKey(apiKey.keyId, key);
   if (earlier && earlier.reference !== order.reference) throw new EngineError('IDEMPOTENCY_KEY_REUSED', { param: 'idempotencyKey' });
   const known = earlier ?? ctx.imports.byReference(order.reference);
-  if (known && known.apiKeyId !== apiKey.keyId) throw new EngineError('IMPORT_REFERENCE_TAKEN', { param: 'reference' });
+  // the same terminal under a replaced key (keys replace: same owner) gets its order back too
+  if (known && known.apiKeyId !== apiKey.keyId && ctx.orders.owner(known.orderId)?.owner !== apiKey.owner) {
+    throw new EngineError('IMPORT_REFERENCE_TAKEN', { param: 'reference' });
+  }
   if (known) return { order: readOrder(ctx, known.orderId), replayed: true };
 
   const cart = createCart(ctx, { items: order.items, ...(order.currency !== undefined && { currency: order.currency }) }, apiKey);

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { EngineError } from '../../domain/errors';
+import type { Caller } from '../../domain/scopes';
 import { AllocationHeaders, Allocations, ChangeAllocationsBody } from '../../contract/allocation';
 import { replies } from '../../contract/common';
 import type { AllocationCap } from '../../domain/allocations';
@@ -7,7 +8,8 @@ import { changeAllocations, listAllocations } from '../../use-cases/change-alloc
 import type { EngineContext } from '../../use-cases/context';
 
 /**
- * The allocation resource of a hub (contract §10). A terminal is the API key that calls; the scope is the
+ * The allocation resource of a hub (contract §10). A terminal is the owner of the API key that calls (the key's
+ * id, or the first key's when the key replaced another, so a rotated key keeps the till's places); the scope is the
  * terminal's own, `orders:import` (its sync key already has it, and no other role needs allocations).
  */
 const config = { scope: 'orders:import' } as const;
@@ -17,7 +19,7 @@ export const allocationRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext; c
   app.get(
     '/allocations',
     { config, schema: { tags, summary: "The calling terminal's allocations; the call renews them", response: replies(200, Allocations) } },
-    async (request) => ({ data: listAllocations(ctx, terminalOf(request.apiKeyId)) }),
+    async (request) => ({ data: listAllocations(ctx, terminalOf(request.caller)) }),
   );
   app.post(
     '/allocations',
@@ -41,14 +43,15 @@ export const allocationRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext; c
       },
     },
     async (request, reply) => {
-      const { answer, replayed } = changeAllocations(ctx, terminalOf(request.apiKeyId), request.headers['idempotency-key'], request.body, cap);
+      const { answer, replayed } = changeAllocations(ctx, terminalOf(request.caller), request.headers['idempotency-key'], request.body, cap);
       if (replayed) reply.header('idempotent-replayed', 'true');
       return { data: answer };
     },
   );
 };
 
-function terminalOf(apiKeyId: string | undefined): string {
-  if (apiKeyId === undefined) throw new EngineError('INVALID_API_KEY');
-  return apiKeyId;
+/** The terminal is the calling key's owner (its id unless it replaced an earlier key: `keys replace` keeps the owner). */
+function terminalOf(caller: Caller | undefined): string {
+  if (caller === undefined) throw new EngineError('INVALID_API_KEY');
+  return caller.owner;
 }
