@@ -45,7 +45,7 @@ export const AllocationView = Type.Object({
 export type AllocationView = Static<typeof AllocationView>;
 
 export const Allocations = Type.Object({
-  terminalId: Type.String({ description: 'the API key the allocations belong to' }),
+  terminalId: Type.String({ description: "the terminal the allocations belong to: its sync key's owner (the first key's id after npm run keys -- replace, or the key's --owner name)" }),
   lapseSeconds: Type.Integer({ description: 'allocations lapse this long after the terminal last called the allocation resource' }),
   expiresAt: Timestamp,
   allocations: Type.Array(AllocationView),

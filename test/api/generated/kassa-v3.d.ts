@@ -3654,7 +3654,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            /** @description the API key the allocations belong to */
+                            /** @description the terminal the allocations belong to: its sync key's owner (the first key's id after npm run keys -- replace, or the key's --owner name) */
                             terminalId: string;
                             /** @description allocations lapse this long after the terminal last called the allocation resource */
                             lapseSeconds: number;
@@ -3749,7 +3749,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            /** @description the API key the allocations belong to */
+                            /** @description the terminal the allocations belong to: its sync key's owner (the first key's id after npm run keys -- replace, or the key's --owner name) */
                             terminalId: string;
                             /** @description allocations lapse this long after the terminal last called the allocation resource */
                             lapseSeconds: number;
