@@ -4,6 +4,7 @@ import type { Order } from '../../engine/contract/order';
 import type { PrintJob } from '../../engine/contract/printing';
 import { startFakePrinter, type FakePrinter } from '../helpers/fake-printer';
 import { expectAccessible, screenshot, startUi, type UiHarness } from './browser';
+import { kioskCardSale } from './kiosk-sale';
 
 /**
  * A kiosk prints after every sale (contract §12). When that fails — no printer set up, or a job the printer
@@ -13,18 +14,10 @@ import { expectAccessible, screenshot, startUi, type UiHarness } from './browser
  */
 
 const KIOSK = 'mode=kiosk&idle=300';
-const CONCERT_DATE = 'Friday, 12 March 2027 at 20:30';
 
-/** Start → the concert → two adults → Continue → Pay by card (approved): the confirmation's order. */
+/** The kiosk's card sale of two adults: the confirmation's order. */
 async function kioskSale(page: Page, ui: UiHarness): Promise<Order> {
-  await page.getByRole('button', { name: 'Touch to start' }).click();
-  await page.getByRole('button', { name: CONCERT_DATE, exact: true }).click();
-  const standing = page.getByRole('region', { name: 'Standing', exact: true });
-  await standing.getByRole('button', { name: 'One more Adult', exact: true }).click();
-  await standing.getByRole('button', { name: 'One more Adult', exact: true }).click();
-  await page.getByRole('button', { name: 'Continue', exact: true }).click();
-  await page.getByRole('heading', { name: 'Review and pay' }).waitFor();
-  await page.getByRole('button', { name: 'Pay by card' }).click();
+  await kioskCardSale(page);
   const heading = page.getByRole('heading', { name: /^Order confirmed/ });
   await heading.waitFor();
   const orderId = (await heading.locator('.order-id').innerText()).trim();

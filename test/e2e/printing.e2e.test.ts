@@ -5,6 +5,7 @@ import type { PrintJob, Printer } from '../../engine/contract/printing';
 import { decodeEscPos, type EscPosEvent } from '../helpers/escpos-decode';
 import { startFakePrinter, type FakePrinter } from '../helpers/fake-printer';
 import { expectAccessible, screenshot, startUi, type UiHarness } from './browser';
+import { CONCERT_DATE, kioskCardSale } from './kiosk-sale';
 
 /**
  * Printing in the browser (contract §12), with the engine started with `printers: [tcp://127.0.0.1:PORT]`
@@ -12,7 +13,6 @@ import { expectAccessible, screenshot, startUi, type UiHarness } from './browser
  * office prints on F9, shows the queue and reprints; the header shows a printer that is down.
  */
 
-const CONCERT_DATE = 'Friday, 12 March 2027 at 20:30';
 const kinds = (bytes: Buffer | undefined, kind: EscPosEvent['kind']) => decodeEscPos(bytes ?? Buffer.alloc(0)).filter((event) => event.kind === kind);
 
 async function orderIdOnScreen(page: Page): Promise<string> {
@@ -27,19 +27,6 @@ async function jobsOf(ui: UiHarness, orderId: string): Promise<PrintJob[]> {
   const response = await ui.engine.request<{ data: PrintJob[] }>('GET', `/print-jobs?orderId=${orderId}`);
   expect(response.status).toBe(200);
   return response.body.data;
-}
-
-/** The kiosk's sale of two standing adults by card: start, date, two adults, Continue, Pay by card (approved). */
-async function kioskCardSale(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Touch to start' }).click();
-  await page.getByRole('button', { name: CONCERT_DATE, exact: true }).click();
-  const standing = page.getByRole('region', { name: 'Standing', exact: true });
-  await standing.getByRole('button', { name: 'One more Adult', exact: true }).click();
-  await standing.getByRole('button', { name: 'One more Adult', exact: true }).click();
-  await page.getByRole('button', { name: 'Continue', exact: true }).click();
-  await page.getByRole('heading', { name: 'Review and pay' }).waitFor();
-  await page.getByRole('combobox', { name: 'Test card' }).selectOption({ label: 'Approved' });
-  await page.getByRole('button', { name: 'Pay by card' }).click();
 }
 
 async function holdTwoAdults(page: Page): Promise<void> {

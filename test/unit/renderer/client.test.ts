@@ -383,6 +383,24 @@ describe('client against a real engine', () => {
   const realClient = (options: Partial<ClientOptions> = {}) =>
     createClient({ baseUrl: `${engine.url}/api/v3`, apiKey: engine.keys.admin, language: () => 'en', ...options });
 
+  /** A client on the real engine that records each answer's method and status and each retry wait (without waiting). */
+  const recordingClient = () => {
+    const seen: { method: string; status: number }[] = [];
+    const waits: number[] = [];
+    const client = realClient({
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        seen.push({ method: init?.method ?? 'GET', status: response.status });
+        return response;
+      },
+      sleep: (ms) => {
+        waits.push(ms);
+        return Promise.resolve();
+      },
+    });
+    return { client, seen, waits };
+  };
+
   const standing = (quantity: number) => ({ occurrenceId: 'brass-2027-03-12', inventoryItemId: 'standing', priceOptionId: 'standing-adult', quantity });
 
   it('events(): the demo catalog, in its order', async () => {
@@ -434,20 +452,7 @@ describe('client against a real engine', () => {
 
   it('a real 503 (currency CHF, no rate) on a read: 4 attempts, then ApiError CURRENCY_TEMPORARILY_UNAVAILABLE, recovery retry-later', async () => {
     const cart = await realClient().createCart({ items: [standing(1)] });
-    const seen: { method: string; status: number }[] = [];
-    const waits: number[] = [];
-    const counting: typeof fetch = async (input, init) => {
-      const response = await fetch(input, init);
-      seen.push({ method: init?.method ?? 'GET', status: response.status });
-      return response;
-    };
-    const client = realClient({
-      fetch: counting,
-      sleep: (ms) => {
-        waits.push(ms);
-        return Promise.resolve();
-      },
-    });
+    const { client, seen, waits } = recordingClient();
     const error = await rejection(client.cart(cart.id, 'CHF'));
     expect([error.status, error.type, error.code]).toEqual([503, 'SERVICE_UNAVAILABLE', 'CURRENCY_TEMPORARILY_UNAVAILABLE']);
     expect(recoveryFor(error)).toBe('retry-later');
@@ -457,20 +462,7 @@ describe('client against a real engine', () => {
 
   it('a currency switch answered 503 CURRENCY_TEMPORARILY_UNAVAILABLE is said at once: one attempt, no wait (someone is waiting)', async () => {
     const cart = await realClient().createCart({ items: [standing(1)] });
-    const seen: { method: string; status: number }[] = [];
-    const waits: number[] = [];
-    const counting: typeof fetch = async (input, init) => {
-      const response = await fetch(input, init);
-      seen.push({ method: init?.method ?? 'GET', status: response.status });
-      return response;
-    };
-    const client = realClient({
-      fetch: counting,
-      sleep: (ms) => {
-        waits.push(ms);
-        return Promise.resolve();
-      },
-    });
+    const { client, seen, waits } = recordingClient();
     const error = await rejection(client.switchCurrency(cart.id, 'CHF'));
     expect([error.status, error.type, error.code]).toEqual([503, 'SERVICE_UNAVAILABLE', 'CURRENCY_TEMPORARILY_UNAVAILABLE']);
     expect(error.details).toMatchObject({ currency: 'CHF' });
