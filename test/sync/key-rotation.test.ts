@@ -29,16 +29,22 @@ afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
-it("after the terminal's sync key is replaced, its cancellation of an earlier sale reaches the hub", { timeout: 60_000 }, async () => {
+/** A hub without allocations (a plain stock count) and a till's engine on one data folder, started with a given sync key. */
+async function hubAndTill(): Promise<{ hub: TestEngine; till: (key: string) => Promise<TestEngine> }> {
   const file = catalogFile();
   closers.push(file.remove);
   const hub = await startTestEngine({ catalogFile: file.path, demo: false, allocations: false });
   closers.push(() => hub.close());
   const dataDir = mkdtempSync(join(tmpdir(), 'kassa-rotation-till-'));
   closers.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const created = await keysCli('create', '--data', hub.dataDir, '--name', 'till-1', '--scopes', SYNC_SCOPES.join(','));
   const till = (key: string): Promise<TestEngine> =>
     startTestEngine({ catalogFile: file.path, demo: false, offlineSales: true, dataDir, upstream: { url: hub.url, key, pullIntervalMs: 60_000, ...FAST } });
+  return { hub, till };
+}
+
+it("after the terminal's sync key is replaced, its cancellation of an earlier sale reaches the hub", { timeout: 60_000 }, async () => {
+  const { hub, till } = await hubAndTill();
+  const created = await keysCli('create', '--data', hub.dataDir, '--name', 'till-1', '--scopes', SYNC_SCOPES.join(','));
 
   let terminal = await till(lastLine(created));
   const sale: Order = await sell(terminal, 1);
@@ -107,14 +113,7 @@ it("a replaced key keeps the terminal's allocations at the hub", { timeout: 60_0
 });
 
 it("a key replaced the wrong way (a new key made by keys create): the till's cancel lands in its inbox saying what happened and what to do", { timeout: 60_000 }, async () => {
-  const file = catalogFile();
-  closers.push(file.remove);
-  const hub = await startTestEngine({ catalogFile: file.path, demo: false, allocations: false });
-  closers.push(() => hub.close());
-  const dataDir = mkdtempSync(join(tmpdir(), 'kassa-rotation-till-'));
-  closers.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const till = (key: string): Promise<TestEngine> =>
-    startTestEngine({ catalogFile: file.path, demo: false, offlineSales: true, dataDir, upstream: { url: hub.url, key, pullIntervalMs: 60_000, ...FAST } });
+  const { hub, till } = await hubAndTill();
 
   let terminal = await till(hub.createKey(SYNC_SCOPES));
   const sale: Order = await sell(terminal, 1);
