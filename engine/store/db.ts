@@ -34,16 +34,25 @@ export function openDatabase(dataDir: string, migrationsDir: string = MIGRATIONS
  * at a power cut, so there the commit waits for the disk as every other.
  */
 export function immediateWithoutSync<T>(db: Db, work: () => T): T {
-  // read each time, never cached: restoring a stale FULL would switch group commit off for good
-  const setting = Number(db.pragma('synchronous', { simple: true }));
-  if (setting <= 1 || !walMode(db)) return immediate(db, work);
-  // db.pragma each time: a prepared PRAGMA statement run again does not reliably apply its setting
-  db.pragma('synchronous = NORMAL');
+  const restore = relaxSynchronous(db);
   try {
     return immediate(db, work);
   } finally {
-    db.pragma(`synchronous = ${setting}`);
+    restore();
   }
+}
+
+/**
+ * Sets synchronous = NORMAL for the next commit (see immediateWithoutSync) and answers what puts the setting
+ * back; nothing to do where the setting is already NORMAL or lower, or outside WAL mode.
+ */
+export function relaxSynchronous(db: Db): () => void {
+  // read each time, never cached: restoring a stale FULL would switch group commit off for good
+  const setting = Number(db.pragma('synchronous', { simple: true }));
+  if (setting <= 1 || !walMode(db)) return () => undefined;
+  // db.pragma each time: a prepared PRAGMA statement run again does not reliably apply its setting
+  db.pragma('synchronous = NORMAL');
+  return () => void db.pragma(`synchronous = ${setting}`);
 }
 
 /** per database: in WAL mode or not (fixed once it is open) */

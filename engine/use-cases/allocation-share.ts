@@ -1,5 +1,6 @@
 import { planCartTake, sellableFromHand } from '../domain/allocations';
 import type { InventoryFacts } from '../domain/cart-rules';
+import type { Repos } from '../store/port';
 import type { EngineContext } from './context';
 
 /**
@@ -9,26 +10,26 @@ import type { EngineContext } from './context';
  */
 
 /** The inventory facts as the terminal sees them: its own allocation counts as available to it. */
-export function withAllocation(ctx: EngineContext, terminalId: string | undefined, occurrenceId: string, inventory: Map<string, InventoryFacts>): Map<string, InventoryFacts> {
+export async function withAllocation(tx: Pick<Repos, 'allocations'>, terminalId: string | undefined, occurrenceId: string, inventory: Map<string, InventoryFacts>): Promise<Map<string, InventoryFacts>> {
   if (terminalId === undefined) return inventory;
   const seen = new Map<string, InventoryFacts>();
   for (const [id, facts] of inventory) {
-    const held = ctx.allocations.get(terminalId, occurrenceId, id)?.quantity ?? 0;
+    const held = (await tx.allocations.get(terminalId, occurrenceId, id))?.quantity ?? 0;
     seen.set(id, held > 0 ? { ...facts, available: facts.available + held } : facts);
   }
   return seen;
 }
 
 /** Uses up the terminal's allocation for the places a new cart holds (after the plan has been checked). */
-export function consumeAllocation(ctx: EngineContext, terminalId: string | undefined, occurrenceId: string, holds: ReadonlyMap<string, number>): void {
+export async function consumeAllocation(tx: Pick<Repos, 'allocations'>, terminalId: string | undefined, occurrenceId: string, holds: ReadonlyMap<string, number>): Promise<void> {
   if (terminalId === undefined) return;
   for (const [itemId, requested] of holds) {
-    const held = ctx.allocations.get(terminalId, occurrenceId, itemId)?.quantity ?? 0;
+    const held = (await tx.allocations.get(terminalId, occurrenceId, itemId))?.quantity ?? 0;
     if (held === 0) continue;
-    const stock = ctx.allocations.stock(occurrenceId, itemId);
+    const stock = await tx.allocations.stock(occurrenceId, itemId);
     if (!stock) continue;
     const { fromAllocation } = planCartTake(stock, held, requested);
-    ctx.allocations.consume(terminalId, occurrenceId, itemId, fromAllocation);
+    await tx.allocations.consume(terminalId, occurrenceId, itemId, fromAllocation);
   }
 }
 
@@ -36,11 +37,11 @@ export function consumeAllocation(ctx: EngineContext, terminalId: string | undef
  * At a terminal whose upstream is a hub: a new cart may take only what this terminal holds and no cart of
  * its own holds yet (its hub grants more before, within the same request, when it can).
  */
-export function limitToHoldings(ctx: EngineContext, occurrenceId: string, inventory: Map<string, InventoryFacts>, now: number): Map<string, InventoryFacts> {
+export async function limitToHoldings(ctx: EngineContext, tx: Pick<Repos, 'holdings'>, occurrenceId: string, inventory: Map<string, InventoryFacts>, now: number): Promise<Map<string, InventoryFacts>> {
   if (!ctx.syncing || !ctx.terminal.sellsFromHoldings) return inventory;
   const limited = new Map<string, InventoryFacts>();
   for (const [id, facts] of inventory) {
-    const row = ctx.holdings.get(occurrenceId, id);
+    const row = await tx.holdings.get(occurrenceId, id);
     const sellable = row ? sellableFromHand(row.inHand, row.heldLocally, row.lapsesAt, now) : 0;
     limited.set(id, { ...facts, available: Math.min(facts.available, sellable) });
   }
@@ -51,9 +52,9 @@ export function limitToHoldings(ctx: EngineContext, occurrenceId: string, invent
  * At a terminal of a hub, the inventory's `available` is what this till can sell now: its places in hand that
  * no cart holds, plus — online — what the venue had left when last seen (a cart asks the hub for those).
  */
-export function sellableHere(ctx: EngineContext, occurrenceId: string, itemId: string, available: number, now: number): number {
+export async function sellableHere(ctx: EngineContext, repos: Pick<Repos, 'holdings'>, occurrenceId: string, itemId: string, available: number, now: number): Promise<number> {
   if (!ctx.syncing || !ctx.terminal.sellsFromHoldings) return available;
-  const row = ctx.holdings.get(occurrenceId, itemId);
+  const row = await repos.holdings.get(occurrenceId, itemId);
   const inHand = row ? sellableFromHand(row.inHand, row.heldLocally, row.lapsesAt, now) : 0;
   const venue = ctx.terminal.online ? (row?.venueAvailable ?? 0) : 0;
   return Math.min(available, inHand + venue);

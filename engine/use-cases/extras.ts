@@ -3,12 +3,12 @@ import { LIMITS } from '../domain/limits';
 import type { CartLine } from '../domain/pricing';
 import type { CartRow } from '../store/cart-repo';
 import type { ExtraRow } from '../store/catalog-repo';
-import type { EngineContext } from './context';
+import type { Repos } from '../store/port';
 
 /** Shared by the three extras use cases: the extras a cart may take, and the line an item path names. */
 
-export function offeredExtras(ctx: EngineContext, cart: CartRow): Map<string, ExtraRow> {
-  return new Map(cart.kind === 'ticket' ? ctx.catalog.extras(cart.eventId).map((extra) => [extra.id, extra]) : []);
+export async function offeredExtras(repos: Pick<Repos, 'catalog'>, cart: CartRow): Promise<Map<string, ExtraRow>> {
+  return new Map(cart.kind === 'ticket' ? (await repos.catalog.extras(cart.eventId)).map((extra) => [extra.id, extra]) : []);
 }
 
 export function maxQuantityOf(extra: ExtraRow | undefined): number {

@@ -1,0 +1,100 @@
+import type { AllocationRepo } from './allocation-repo';
+import type { BasketRepo } from './basket-repo';
+import type { CartRepo } from './cart-repo';
+import type { CatalogRepo } from './catalog-repo';
+import type { createCatalogNames } from './catalog-names';
+import type { createCatalogReader } from './catalog-reader';
+import type { CheckoutRepo } from './checkout-repo';
+import type { HoldingRepo } from './holding-repo';
+import type { createImportRepo } from './import-repo';
+import type { KeyRepo } from './key-repo';
+import type { OrderLanguageRepo } from './order-language-repo';
+import type { OrderRepo } from './order-repo';
+import type { OrderSummaryRepo } from './order-summary-repo';
+import type { OutboxRepo } from './outbox-repo';
+import type { PrintJobRepo } from './print-job-repo';
+import type { PspRepo } from './psp-repo';
+import type { createStaffPinRepo } from './staff-pin-repo';
+import type { StockRepo } from './stock-repo';
+import type { Async } from './port-types';
+import type { CatalogDocument } from '../contract/catalog';
+
+export type { Async } from './port-types';
+
+/**
+ * The storage port (issue #23): every repository the engine's use cases reach, each method answering a
+ * Promise. One adapter per database: SQLite (store/sqlite-store.ts, a till's, the default) and PostgreSQL
+ * (store/postgres/, a hub's). SQL is written in the adapters only.
+ */
+export interface Repos {
+  readonly allocations: Async<AllocationRepo>;
+  readonly baskets: Async<BasketRepo>;
+  readonly carts: Async<CartRepo>;
+  readonly catalog: Async<CatalogRepo>;
+  readonly catalogNames: Async<ReturnType<typeof createCatalogNames>>;
+  readonly catalogReader: Async<ReturnType<typeof createCatalogReader>>;
+  readonly checkout: Async<CheckoutRepo>;
+  readonly holdings: Async<HoldingRepo>;
+  readonly imports: Async<ReturnType<typeof createImportRepo>>;
+  readonly keys: Async<KeyRepo>;
+  readonly orderLanguages: Async<OrderLanguageRepo>;
+  readonly orders: Async<OrderRepo>;
+  readonly orderSummaries: Async<OrderSummaryRepo>;
+  readonly outbox: Async<OutboxRepo>;
+  readonly printJobs: Async<PrintJobRepo>;
+  readonly psp: Async<PspRepo>;
+  readonly staffPins: Async<ReturnType<typeof createStaffPinRepo>>;
+  readonly stock: Async<StockRepo>;
+}
+
+export interface TransactionOptions {
+  /**
+   * false: the commit need not wait for the disk by itself (SQLite: synchronous = NORMAL for this one), for
+   * disposable or re-derivable writes; whatever next waits for the disk makes it durable too. Default true.
+   */
+  readonly durable?: boolean;
+}
+
+/** A catalog import's steps: it yields between slices of work so the engine keeps answering (import-catalog.ts). */
+export type CatalogImport = AsyncGenerator<void, void, undefined>;
+
+export interface Store {
+  readonly dialect: 'sqlite' | 'postgres';
+  /** repositories for one statement at a time, outside any transaction (autocommit) */
+  readonly repos: Repos;
+  /**
+   * Runs `work` as one write transaction: all of it commits or none. SQLite: BEGIN IMMEDIATE, one at a time
+   * in this process (the database's write lock). PostgreSQL: READ COMMITTED on one pooled connection; a use
+   * case locks the rows it decides on (`locks`), and a deadlock or serialization failure runs `work` again.
+   * Inside `work` only `tx` may be used — never `repos`, never another transaction — and nothing but the
+   * store may be awaited (no provider, no network): locks are held until it returns.
+   */
+  transaction<T>(work: (tx: Repos & { readonly locks: Locks }) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /**
+   * Writes a checked catalog document (contract §2) as one catalog version, all or nothing, handing the event
+   * loop back between steps. `steps` drives it: each `yield` is a point where other requests may run.
+   */
+  importCatalog(doc: CatalogDocument): CatalogImport;
+  /** resolves once every commit made so far is on the disk (before anything is promised outside) */
+  whenDurable(): Promise<void>;
+  /** what health reports: the database answers */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Row locks a write transaction takes before it reads what it decides on (PostgreSQL: SELECT … FOR UPDATE;
+ * SQLite: nothing, BEGIN IMMEDIATE already holds the whole database). Several locks are taken in the order
+ * below (idempotency key, cart, order, attempt), which is the order every use case follows.
+ */
+export interface Locks {
+  /** the idempotency key's row, made (in progress) when new; true when it existed before */
+  idempotencyKey(apiKeyId: string, key: string): Promise<void>;
+  cart(cartId: string): Promise<void>;
+  order(orderId: string): Promise<void>;
+  attempt(attemptId: string): Promise<void>;
+  /** an advisory lock for a name (e.g. one terminal's allocation requests), until the transaction ends */
+  named(name: string): Promise<void>;
+}
+
+export type Tx = Repos & { readonly locks: Locks };

@@ -1,0 +1,156 @@
+import { createAllocationRepo } from './allocation-repo';
+import { createBasketRepo } from './basket-repo';
+import { createCartRepo } from './cart-repo';
+import { createCatalogNames } from './catalog-names';
+import { createCatalogReader } from './catalog-reader';
+import { createCatalogRepo } from './catalog-repo';
+import { createCatalogWriter } from './catalog-writer';
+import { createCheckoutRepo } from './checkout-repo';
+import { relaxSynchronous, type Db } from './db';
+import { groupCommit, type Durability } from './durability';
+import { createHoldingRepo } from './holding-repo';
+import { createImportRepo } from './import-repo';
+import { createKeyRepo } from './key-repo';
+import { createOrderLanguageRepo } from './order-language-repo';
+import { createOrderRepo } from './order-repo';
+import { createOrderSummaryRepo } from './order-summary-repo';
+import { createOutboxRepo } from './outbox-repo';
+import type { Async, CatalogImport, Locks, Repos, Store, TransactionOptions, Tx } from './port';
+import { createPrintJobRepo } from './print-job-repo';
+import { createPspRepo } from './psp-repo';
+import { createStaffPinRepo } from './staff-pin-repo';
+import { createStockRepo } from './stock-repo';
+import type { CatalogDocument } from '../contract/catalog';
+
+/**
+ * The SQLite adapter of the storage port (a till's database, the default): better-sqlite3 on one connection,
+ * whose statements run synchronously. Each method answers a settled Promise.
+ *
+ * One connection means one transaction at a time: `transaction` queues behind the one under way (BEGIN
+ * IMMEDIATE inside), and a statement outside a transaction waits for it too — on the same connection it would
+ * otherwise see, or become part of, writes not yet committed. A transaction's work awaits only the store, whose
+ * answers are already settled, so it runs to its end within one turn of the event loop.
+ */
+export function createSqliteStore(db: Db, options: { groupCommit?: boolean } = {}): Store & { readonly db: Db; readonly durability: Durability } {
+  // before anything else writes: from here on commits wait for the disk in groups (store/durability.ts)
+  const durability: Durability = options.groupCommit === false
+    ? { whenDurable: () => Promise.resolve(), syncs: 0, close: () => Promise.resolve() }
+    : groupCommit(db);
+  const sync = {
+    allocations: createAllocationRepo(db),
+    baskets: createBasketRepo(db),
+    carts: createCartRepo(db),
+    catalog: createCatalogRepo(db),
+    catalogNames: createCatalogNames(db),
+    catalogReader: createCatalogReader(db),
+    checkout: createCheckoutRepo(db),
+    holdings: createHoldingRepo(db),
+    imports: createImportRepo(db),
+    keys: createKeyRepo(db),
+    orderLanguages: createOrderLanguageRepo(db),
+    orders: createOrderRepo(db),
+    orderSummaries: createOrderSummaryRepo(db),
+    outbox: createOutboxRepo(db),
+    printJobs: createPrintJobRepo(db),
+    psp: createPspRepo(db),
+    staffPins: createStaffPinRepo(db),
+    stock: createStockRepo(db),
+  };
+  const writer = createCatalogWriter(db);
+
+  // better-sqlite3's own transaction helper takes synchronous work only: the statements are issued by hand
+  const begin = db.prepare('BEGIN IMMEDIATE');
+  const commit = db.prepare('COMMIT');
+  const rollback = db.prepare('ROLLBACK');
+  let busy: Promise<void> | undefined;
+  const idle = async (): Promise<void> => {
+    while (busy) await busy;
+  };
+  const noLocks: Locks = {
+    idempotencyKey: () => Promise.resolve(),
+    cart: () => Promise.resolve(),
+    order: () => Promise.resolve(),
+    attempt: () => Promise.resolve(),
+    named: () => Promise.resolve(),
+  };
+  const inTx: Tx = { ...wrapAll(sync, () => false), locks: noLocks };
+  const repos: Repos = wrapAll(sync, () => busy !== undefined, idle);
+
+  async function transaction<T>(work: (tx: Tx) => Promise<T>, txOptions: TransactionOptions = {}): Promise<T> {
+    await idle();
+    let release = (): void => undefined;
+    busy = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const restore = txOptions.durable === false ? relaxSynchronous(db) : undefined;
+    try {
+      begin.run();
+      try {
+        const result = await work(inTx);
+        commit.run();
+        return result;
+      } catch (error) {
+        if (db.inTransaction) rollback.run();
+        throw error;
+      }
+    } finally {
+      restore?.();
+      busy = undefined;
+      release();
+    }
+  }
+
+  async function* importCatalog(doc: CatalogDocument): CatalogImport {
+    const steps = writer.plan(doc, true);
+    let step = steps.next();
+    while (!step.done) {
+      yield;
+      await idle();
+      step = steps.next();
+    }
+    const plan = step.value;
+    await transaction(async () => writer.write(doc, plan));
+  }
+
+  return {
+    dialect: 'sqlite',
+    db,
+    durability,
+    repos,
+    transaction,
+    importCatalog,
+    whenDurable: () => durability.whenDurable(),
+    ping: async () => {
+      await idle();
+      db.prepare('SELECT 1').get();
+    },
+    close: async () => {
+      await idle();
+      await durability.close();
+      db.close();
+    },
+  };
+}
+
+function wrapAll<R extends Record<string, object>>(sync: R, mustWait: () => boolean, idle?: () => Promise<void>): { readonly [K in keyof R]: Async<R[K]> } {
+  const out: Partial<Record<keyof R, unknown>> = {};
+  for (const name of Object.keys(sync) as (keyof R)[]) out[name] = wrap(sync[name], mustWait, idle);
+  return out as { readonly [K in keyof R]: Async<R[K]> };
+}
+
+function wrap<R extends object>(repo: R, mustWait: () => boolean, idle?: () => Promise<void>): Async<R> {
+  const out: Record<string, unknown> = {};
+  for (const [name, member] of Object.entries(repo)) {
+    if (typeof member !== 'function') continue;
+    const method = member as (...args: unknown[]) => unknown;
+    out[name] = (...args: unknown[]) => {
+      if (idle && mustWait()) return idle().then(() => method(...args));
+      try {
+        return Promise.resolve(method(...args));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    };
+  }
+  return out as Async<R>;
+}
