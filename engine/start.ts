@@ -139,7 +139,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     let worker: SyncWorker | undefined;
     let allocator: Allocator | undefined;
     if (options.catalogFile !== undefined) importCatalog(ctx, readCatalogFile(options.catalogFile));
-    else if (options.demo !== false && ctx.catalog.locations().length === 0) importCatalog(ctx, demoCatalog());
+    else if (options.demo !== false && await tx.catalog.locations().length === 0) importCatalog(ctx, demoCatalog());
     // Before taking requests: what a crash left between the provider's answer and the order's commit.
     const settled = await settleOpenAttempts(ctx);
     if (settled.orders + settled.released + settled.refunds + settled.failed > 0) logger.warn(settled, 'payment attempts left open by a crash');
@@ -199,10 +199,10 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     let settling = false;
     const sweep = () => {
       immediate(db, () => {
-        ctx.carts.releaseExpired(ctx.now());
-        ctx.allocations.lapse(ctx.now());
-        ctx.allocations.purgeRequests(ctx.now() - 24 * 3600 * 1000);
-        ctx.checkout.purgeKeys(ctx.now());
+        await tx.carts.releaseExpired(ctx.now());
+        await tx.allocations.lapse(ctx.now());
+        await tx.allocations.purgeRequests(ctx.now() - 24 * 3600 * 1000);
+        await tx.checkout.purgeKeys(ctx.now());
       });
       // A payment whose provider never answered must not lock its cart: once the deadline has passed, the
       // provider is asked about the attempt's reference; an unconfirmed refund is asked again.

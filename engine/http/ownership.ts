@@ -12,7 +12,7 @@ export function installOwnership(app: FastifyInstance, ctx: EngineContext): void
     const caller = request.caller;
     const params = request.params;
     if (caller === undefined || typeof params !== 'object' || params === null) return;
-    if ('cartId' in params && typeof params.cartId === 'string') checkCartAccess(ctx, params.cartId, caller);
-    if ('orderId' in params && typeof params.orderId === 'string') checkOrderAccess(ctx, params.orderId, caller);
+    if ('cartId' in params && typeof params.cartId === 'string') await checkCartAccess(ctx, params.cartId, caller);
+    if ('orderId' in params && typeof params.orderId === 'string') await checkOrderAccess(ctx, params.orderId, caller);
   });
 }

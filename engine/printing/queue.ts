@@ -1,7 +1,6 @@
 import type { Log } from '../log';
 import type { Printer } from '../contract/printing';
-import { immediate } from '../store/db';
-import type { PrintJobRepo, PrintJobRow } from '../store/print-job-repo';
+import type { PrintJobRow } from '../store/print-job-repo';
 import { readOrder } from '../use-cases/cancel-order';
 import type { EngineContext } from '../use-cases/context';
 import { backoffDelay, DEFAULT_BACKOFF, type Backoff } from './backoff';
@@ -53,7 +52,7 @@ export interface PrintQueueOptions {
 export interface PrintQueue {
   readonly printers: readonly PrinterSpec[];
   /** the printers with their state (ready, down, not tried yet) and how many jobs wait */
-  status(): Printer[];
+  status(): Promise<Printer[]>;
   /** a job was queued for `printer`: its worker looks now */
   wake(printer: string): void;
   stop(): Promise<void>;
@@ -64,8 +63,9 @@ export const DEFAULT_PROBE_INTERVAL_MS = 30_000;
 const STOP_GRACE_MS = 3_000;
 export const INTERRUPTED_REASON = 'interrupted while printing (the engine stopped): check the printout and reprint if it is missing';
 
-export function startPrintQueue(ctx: EngineContext, jobs: PrintJobRepo, options: PrintQueueOptions): PrintQueue {
-  const interrupted = immediate(ctx.db, () => jobs.failInterrupted(INTERRUPTED_REASON, ctx.now()));
+export async function startPrintQueue(ctx: EngineContext, options: PrintQueueOptions): Promise<PrintQueue> {
+  const jobs = ctx.store.repos.printJobs;
+  const interrupted = await jobs.failInterrupted(INTERRUPTED_REASON, ctx.now());
   if (interrupted > 0) options.logger.warn({ interrupted }, 'print jobs interrupted by the last stop are failed, not resent');
   const stopping = new AbortController();
   const cutOff = new AbortController();
@@ -106,7 +106,7 @@ export function startPrintQueue(ctx: EngineContext, jobs: PrintJobRepo, options:
     async function loop(): Promise<void> {
       let lastProbe = 0;
       while (!stopping.signal.aborted) {
-        const job = jobs.head(printer.id);
+        const job = await jobs.head(printer.id);
         if (!job) {
           const interval = options.probeIntervalMs ?? DEFAULT_PROBE_INTERVAL_MS;
           if (printer.kind === 'escpos' && interval > 0 && Date.now() - lastProbe >= interval) {
@@ -131,9 +131,9 @@ export function startPrintQueue(ctx: EngineContext, jobs: PrintJobRepo, options:
 
     /** Works one job; answers how long to wait before the next try (0: go on at once). */
     async function work(job: PrintJobRow): Promise<number> {
-      if (!immediate(ctx.db, () => jobs.start(job.seq, ctx.now()))) {
+      if (!(await jobs.start(job.seq, ctx.now()))) {
         // Found `printing` here only when a previous loop was cut off mid-job: never resend it.
-        immediate(ctx.db, () => jobs.fail(job.seq, INTERRUPTED_REASON, ctx.now()));
+        await jobs.fail(job.seq, INTERRUPTED_REASON, ctx.now());
         return 0;
       }
       // nothing prints — a ticket, a receipt — that a power cut could take from the database, nor twice
@@ -142,24 +142,24 @@ export function startPrintQueue(ctx: EngineContext, jobs: PrintJobRepo, options:
         options.logger.error({ err: error, printer: printer.id, job: job.id }, 'print job could not be prepared');
         return { ok: false, sent: false, retry: false, reason: 'the job could not be prepared (see the engine log)' };
       });
-      return immediate(ctx.db, () => {
+      return await ctx.store.transaction(async (tx) => {
         const now = ctx.now();
         if (outcome.ok) {
-          jobs.done(job.seq, now);
+          await tx.printJobs.done(job.seq, now);
           return 0;
         }
         if (!outcome.sent && outcome.retry) {
           const delay = backoffDelay(options.backoff ?? DEFAULT_BACKOFF, state.failures);
-          jobs.retry(job.seq, outcome.reason, now + delay, now);
+          await tx.printJobs.retry(job.seq, outcome.reason, now + delay, now);
           return delay;
         }
-        jobs.fail(job.seq, outcome.sent ? `${outcome.reason}; check the printout and reprint if it is missing` : outcome.reason, now);
+        await tx.printJobs.fail(job.seq, outcome.sent ? `${outcome.reason}; check the printout and reprint if it is missing` : outcome.reason, now);
         return 0;
       });
     }
 
     async function deliver(job: PrintJobRow): Promise<Delivery> {
-      const order = localizeOrder(ctx, readOrder(ctx, job.orderId), job.language);
+      const order = await localizeOrder(ctx, await readOrder(ctx, job.orderId), job.language);
       if (order.status === 'cancelled') return { ok: false, sent: false, retry: false, reason: 'the order was cancelled before it printed' };
       const document = printDocument(order, { what: job.what, language: job.language, timeZone, openDrawer: job.openDrawer === 1 });
       if (printer.kind === 'escpos') {
@@ -187,13 +187,16 @@ export function startPrintQueue(ctx: EngineContext, jobs: PrintJobRepo, options:
 
   return {
     printers: options.printers,
-    status: () =>
-      options.printers.map((printer) => {
+    status: async () => {
+      const out: Printer[] = [];
+      for (const printer of options.printers) {
         const worker = workers.get(printer.id);
         const health = worker?.state.health ?? 'unknown';
         const reason = worker?.state.reason;
-        return { id: printer.id, kind: printer.kind, state: health, ...(reason !== undefined && { reason }), queued: jobs.waiting(printer.id) };
-      }),
+        out.push({ id: printer.id, kind: printer.kind, state: health, ...(reason !== undefined && { reason }), queued: await jobs.waiting(printer.id) });
+      }
+      return out;
+    },
     wake: (printer) => workers.get(printer)?.wake(),
     async stop() {
       stopping.abort();

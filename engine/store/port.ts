@@ -53,6 +53,11 @@ export interface TransactionOptions {
    * disposable or re-derivable writes; whatever next waits for the disk makes it durable too. Default true.
    */
   readonly durable?: boolean;
+  /**
+   * Reads only, as of one moment (SQLite: a deferred transaction; PostgreSQL: REPEATABLE READ, READ ONLY):
+   * for an answer built from several statements that must agree with each other.
+   */
+  readonly readOnly?: boolean;
 }
 
 /** A catalog import's steps: it yields between slices of work so the engine keeps answering (import-catalog.ts). */
@@ -88,11 +93,16 @@ export interface Store {
  * below (idempotency key, cart, order, attempt), which is the order every use case follows.
  */
 export interface Locks {
-  /** the idempotency key's row, made (in progress) when new; true when it existed before */
+  /** the idempotency key's row (one process at a time decides on a key) */
   idempotencyKey(apiKeyId: string, key: string): Promise<void>;
   cart(cartId: string): Promise<void>;
   order(orderId: string): Promise<void>;
   attempt(attemptId: string): Promise<void>;
+  /**
+   * inventory items whose stock a transaction reads and then changes (a new cart's holds, a terminal's
+   * grants), in id order; taken after the cart and before anything else
+   */
+  inventory(occurrenceId: string, itemIds: readonly string[]): Promise<void>;
   /** an advisory lock for a name (e.g. one terminal's allocation requests), until the transaction ends */
   named(name: string): Promise<void>;
 }

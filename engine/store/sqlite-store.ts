@@ -60,6 +60,7 @@ export function createSqliteStore(db: Db, options: { groupCommit?: boolean } = {
 
   // better-sqlite3's own transaction helper takes synchronous work only: the statements are issued by hand
   const begin = db.prepare('BEGIN IMMEDIATE');
+  const beginRead = db.prepare('BEGIN');
   const commit = db.prepare('COMMIT');
   const rollback = db.prepare('ROLLBACK');
   let busy: Promise<void> | undefined;
@@ -71,6 +72,7 @@ export function createSqliteStore(db: Db, options: { groupCommit?: boolean } = {
     cart: () => Promise.resolve(),
     order: () => Promise.resolve(),
     attempt: () => Promise.resolve(),
+    inventory: () => Promise.resolve(),
     named: () => Promise.resolve(),
   };
   const inTx: Tx = { ...wrapAll(sync, () => false), locks: noLocks };
@@ -84,7 +86,7 @@ export function createSqliteStore(db: Db, options: { groupCommit?: boolean } = {
     });
     const restore = txOptions.durable === false ? relaxSynchronous(db) : undefined;
     try {
-      begin.run();
+      (txOptions.readOnly === true ? beginRead : begin).run();
       try {
         const result = await work(inTx);
         commit.run();

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Log } from '../log';
 import type { AllocationChange, Allocations } from '../contract/allocation';
-import { immediate } from '../store/db';
 import type { EngineContext } from '../use-cases/context';
 import { backgroundChanges, giveBackChanges, onDemandChanges } from './holdings-plan';
 import type { CreateCartBody } from '../contract/cart';
@@ -37,7 +36,7 @@ const REDETECT_MS = 60_000;
 export function startAllocator(ctx: EngineContext, options: AllocatorOptions, logger: Log) {
   const upstream = createUpstream({ url: options.url, key: options.key, timeoutMs: options.requestTimeoutMs ?? 5000 });
   const cycleMs = options.cycleMs ?? 5000;
-  let mode: AllocationMode = modeOf(ctx.outbox.state('allocation_mode'));
+  let mode: AllocationMode = modeOf(await tx.outbox.state('allocation_mode'));
   let reachable = false;
   const setOnline = (value: boolean): void => {
     reachable = value;
@@ -76,7 +75,7 @@ export function startAllocator(ctx: EngineContext, options: AllocatorOptions, lo
     if (found !== mode) logger.info({ mode: found }, found === 'hub' ? 'upstream grants allocations: this till sells what it holds' : 'upstream is a plain v3 service');
     mode = found;
     ctx.terminal.sellsFromHoldings = mode === 'hub';
-    immediate(ctx.db, () => ctx.outbox.setState('allocation_mode', mode));
+    await ctx.store.transaction(async (tx) => await tx.outbox.setState('allocation_mode', mode));
   }
 
   /** Sends changes (one request, one key); applies the hub's answer to the counts in hand. */
@@ -109,12 +108,12 @@ export function startAllocator(ctx: EngineContext, options: AllocatorOptions, lo
       else logger.warn({ status: answer.status, code: error?.code }, 'the hub refused an allocation request');
       return 'refused';
     }
-    immediate(ctx.db, () => {
+    await ctx.store.transaction(async (tx) => {
       for (const row of data.allocations) {
-        if (row.change) ctx.holdings.add(row.occurrenceId, row.inventoryItemId, row.change);
-        ctx.holdings.venue(row.occurrenceId, row.inventoryItemId, row.available, sentAt);
+        if (row.change) await tx.holdings.add(row.occurrenceId, row.inventoryItemId, row.change);
+        await tx.holdings.venue(row.occurrenceId, row.inventoryItemId, row.available, sentAt);
       }
-      ctx.holdings.renew(sentAt + data.lapseSeconds * 1000);
+      await tx.holdings.renew(sentAt + data.lapseSeconds * 1000);
     });
     // what the hub now counts (places given back above all) is on this till's disk at once, as with every
     // commit before group commit: a till must never come back from a power cut holding places it gave back
@@ -125,36 +124,36 @@ export function startAllocator(ctx: EngineContext, options: AllocatorOptions, lo
   /** GET /allocations renews them at the hub; with no sale of ours on the way, the hub's count is ours. */
   async function reconcile(): Promise<void> {
     if (gated()) return;
-    const before = ctx.holdings.syncProgress();
+    const before = await tx.holdings.syncProgress();
     const sentAt = ctx.now();
     const answer = await upstream.get('/allocations');
     if (answer.status === 429) return limited(answer.retryAfter);
     const data = answer.status === 200 ? dataOf<Allocations>(answer) : undefined;
     if (!data) return setOnline(answer.status !== 0 && answer.status < 500);
     setOnline(true);
-    immediate(ctx.db, () => {
-      ctx.holdings.renew(sentAt + data.lapseSeconds * 1000);
-      const after = ctx.holdings.syncProgress();
+    await ctx.store.transaction(async (tx) => {
+      await tx.holdings.renew(sentAt + data.lapseSeconds * 1000);
+      const after = await tx.holdings.syncProgress();
       if (unanswered.size > 0 || after.pendingOrders > 0 || after.lastId !== before.lastId) return;
       const hub = new Map(data.allocations.map((row) => [`${row.occurrenceId}\n${row.inventoryItemId}`, row.quantity]));
-      for (const row of ctx.holdings.all()) hub.set(`${row.occurrenceId}\n${row.inventoryItemId}`, hub.get(`${row.occurrenceId}\n${row.inventoryItemId}`) ?? 0);
+      for (const row of await tx.holdings.all()) hub.set(`${row.occurrenceId}\n${row.inventoryItemId}`, hub.get(`${row.occurrenceId}\n${row.inventoryItemId}`) ?? 0);
       for (const [id, quantity] of hub) {
         const [occurrenceId = '', itemId = ''] = id.split('\n');
-        ctx.holdings.set(occurrenceId, itemId, quantity);
+        await tx.holdings.set(occurrenceId, itemId, quantity);
       }
     });
     await ctx.whenDurable();
   }
 
   async function refreshVenue(): Promise<void> {
-    for (const occurrence of ctx.catalog.allOccurrences().filter((o) => o.onSale === 1)) {
+    for (const occurrence of await tx.catalog.allOccurrences().filter((o) => o.onSale === 1)) {
       if (gated()) return;
       const sentAt = ctx.now();
       const answer = await upstream.get(`/occurrences/${encodeURIComponent(occurrence.id)}/inventory`);
       const data = dataOf<{ areas: { inventoryItems: { id: string; available: number }[] }[] }>(answer);
       if (!data) return;
-      immediate(ctx.db, () => {
-        for (const item of data.areas.flatMap((area) => area.inventoryItems)) ctx.holdings.venue(occurrence.id, item.id, item.available, sentAt);
+      await ctx.store.transaction(async (tx) => {
+        for (const item of data.areas.flatMap((area) => area.inventoryItems)) await tx.holdings.venue(occurrence.id, item.id, item.available, sentAt);
       });
     }
   }
@@ -204,12 +203,12 @@ export function startAllocator(ctx: EngineContext, options: AllocatorOptions, lo
     },
     /** A plain v3 upstream: a cart released here releases the cart held for it upstream (best effort; it would time out). */
     async afterCartReleased(localCartId: string): Promise<void> {
-      const upstreamCartId = mode === 'hub' ? null : ctx.holdings.upstreamCartOf(localCartId);
+      const upstreamCartId = mode === 'hub' ? null : await tx.holdings.upstreamCartOf(localCartId);
       if (upstreamCartId !== null && !gated()) await upstream.delete(`/carts/${encodeURIComponent(upstreamCartId)}`);
     },
     /** Gives back what is in hand and in no cart: all of it, or one occurrence's (staff, off sale). */
     async giveBack(occurrenceId?: string): Promise<'granted' | 'refused' | 'unanswered'> {
-      const shows = occurrenceId === undefined ? ctx.catalog.allOccurrences().map((o) => o.id) : [occurrenceId];
+      const shows = occurrenceId === undefined ? await tx.catalog.allOccurrences().map((o) => o.id) : [occurrenceId];
       for (const show of shows) givenBack.add(show);
       return exclusive(() => send(giveBackChanges(ctx, occurrenceId)));
     },

@@ -1,5 +1,4 @@
 import type { ImportOrder, ImportResult } from '../contract/import';
-import { immediate } from '../store/db';
 import type { OrderRow } from '../store/order-repo';
 import type { OutboxRow } from '../store/outbox-repo';
 import type { EngineContext } from '../use-cases/context';
@@ -20,7 +19,7 @@ export async function deliverBatch(ctx: EngineContext, hub: Channel, entries: re
   const sending: { entry: OutboxRow; body: ImportOrder }[] = [];
   for (const entry of entries) {
     // The order's row is all an import needs (not its tickets, gift cards or show, which the API's view adds).
-    const order = ctx.orders.get(entry.orderId);
+    const order = await tx.orders.get(entry.orderId);
     if (!order) throw new Error(`order ${entry.orderId} of outbox entry ${String(entry.id)} is missing`);
     // Cancelled here before it was ever sent: nothing to send. Once sent, it may be upstream (a lost answer):
     // it goes again — the hub answers the order it made — and its cancellation follows it.
@@ -29,8 +28,8 @@ export async function deliverBatch(ctx: EngineContext, hub: Channel, entries: re
   }
   if (sending.length === 0) return outcomes;
   const now = ctx.now();
-  immediate(ctx.db, () => {
-    for (const { entry } of sending) ctx.outbox.markSent(entry.id, now);
+  await ctx.store.transaction(async (tx) => {
+    for (const { entry } of sending) await tx.outbox.markSent(entry.id, now);
   });
   // the marks are on the disk before the hub hears of the orders (group commit: store/durability.ts)
   await ctx.whenDurable();
@@ -67,7 +66,7 @@ function importOf(ctx: EngineContext, entry: OutboxRow, order: OrderRow): Import
     .filter((item) => item.type !== 'extra')
     .map((item) => ({ occurrenceId: item.occurrenceId ?? '', inventoryItemId: item.inventoryItemId ?? '', priceOptionId: item.priceOptionId ?? '', quantity: item.quantity }));
   const extras = lines.items.flatMap((item) => (item.type === 'extra' && item.extraId !== undefined ? [{ extraId: item.extraId, quantity: item.quantity }] : []));
-  const vouchers = ctx.carts.voucherCodes(order.cartId);
+  const vouchers = await tx.carts.voucherCodes(order.cartId);
   return {
     idempotencyKey: entry.idempotencyKey,
     reference: order.id,

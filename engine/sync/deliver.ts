@@ -1,7 +1,6 @@
 import type { Cart } from '../contract/cart';
 import type { Order } from '../contract/order';
 import type { OutboxRow } from '../store/outbox-repo';
-import { immediate } from '../store/db';
 import { readOrder } from '../use-cases/cancel-order';
 import type { EngineContext } from '../use-cases/context';
 import type { Channel } from './channel';
@@ -59,7 +58,7 @@ async function deliverOrder(ctx: EngineContext, upstream: Channel, entry: Outbox
 async function openUpstreamCart(ctx: EngineContext, upstream: Channel, entry: OutboxRow, order: Order): Promise<{ readonly cartId: string } | Delivery> {
   // Written before the request: should the engine stop before the answer, the next attempt knows a cart may exist.
   const earlier = entry.cartAttemptedAt;
-  immediate(ctx.db, () => ctx.outbox.setCartAttempt(entry.id, ctx.now()));
+  await ctx.store.transaction(async (tx) => await tx.outbox.setCartAttempt(entry.id, ctx.now()));
   await ctx.whenDurable();
   const items = order.items
     .filter((item) => item.type !== 'extra')
@@ -74,10 +73,10 @@ async function openUpstreamCart(ctx: EngineContext, upstream: Channel, entry: Ou
   if (isStockRefusal(created) && (await releaseEarlierCarts(ctx, upstream)) > 0) created = await create();
   const cart = created.status === 201 ? dataOf<Cart>(created) : undefined;
   const attemptedAt = unknownSince ?? earlier;
-  immediate(ctx.db, () => {
-    ctx.outbox.setCartAttempt(entry.id, attemptedAt);
+  await ctx.store.transaction(async (tx) => {
+    await tx.outbox.setCartAttempt(entry.id, attemptedAt);
     if (!cart) return;
-    ctx.outbox.setUpstreamCart(entry.id, cart.id);
+    await tx.outbox.setUpstreamCart(entry.id, cart.id);
     learnHold(ctx, created, cart);
   });
   await ctx.whenDurable();
@@ -106,7 +105,7 @@ async function shapeCart(ctx: EngineContext, upstream: Channel, cartId: string, 
     if (answer.status !== 200) return refused(answer);
   }
   const held = new Set(cart.vouchers.map((voucher) => voucher.code));
-  for (const code of ctx.carts.voucherCodes(order.cartId)) {
+  for (const code of await tx.carts.voucherCodes(order.cartId)) {
     if (held.has(code)) continue;
     const answer = await upstream.post(`/carts/${encodeURIComponent(cartId)}/vouchers`, { code }, { repeatable: true });
     if (answer.status !== 200) return refused(answer);
@@ -134,7 +133,7 @@ async function cancelledHere(upstream: Channel, entry: OutboxRow): Promise<Deliv
 }
 
 async function deliverCancel(ctx: EngineContext, upstream: Channel, entry: OutboxRow): Promise<Delivery> {
-  const placed = ctx.outbox.orderEntry(entry.orderId);
+  const placed = await tx.outbox.orderEntry(entry.orderId);
   if (placed?.state === 'pending') return { kind: 'retry', reason: 'the order itself has not reached the upstream yet', afterSteps: 1 };
   // An order that never reached the upstream (a resolved conflict) has nothing there to cancel.
   if (!placed?.upstreamOrderId) return { kind: 'delivered', upstreamOrderId: null };

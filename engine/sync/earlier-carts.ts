@@ -1,5 +1,4 @@
 import type { Cart } from '../contract/cart';
-import { immediate } from '../store/db';
 import type { EngineContext } from '../use-cases/context';
 import { errorOf, type UpstreamAnswer } from './upstream';
 
@@ -36,12 +35,12 @@ export function learnHold(ctx: EngineContext, answer: UpstreamAnswer, cart: Cart
   const expires = Date.parse(cart.expiresAt);
   if (answer.date === undefined || !Number.isFinite(expires) || expires <= answer.date) return;
   const hold = Math.min(ORPHAN_HOLD_GRACE_MS, expires - answer.date + 1_000);
-  if (ctx.outbox.state(HOLD_STATE) !== String(hold)) ctx.outbox.setState(HOLD_STATE, String(hold));
+  if (await tx.outbox.state(HOLD_STATE) !== String(hold)) await tx.outbox.setState(HOLD_STATE, String(hold));
 }
 
 /** Until when an unknown cart from a request sent at `attemptedAt` may hold stock upstream. */
 export function unknownCartLapsesAt(ctx: EngineContext, attemptedAt: number): number {
-  const learnt = Number(ctx.outbox.state(HOLD_STATE));
+  const learnt = Number(await tx.outbox.state(HOLD_STATE));
   return attemptedAt + (Number.isFinite(learnt) && learnt > 0 ? learnt : ORPHAN_HOLD_GRACE_MS) + HOLD_MARGIN_MS;
 }
 
@@ -52,10 +51,10 @@ export function unknownCartLapsesAt(ctx: EngineContext, attemptedAt: number): nu
  */
 export async function releaseEarlierCarts(ctx: EngineContext, upstream: { delete(path: string): Promise<UpstreamAnswer> }): Promise<number> {
   let released = 0;
-  for (const { localCartId, upstreamCartId } of ctx.holdings.staleUpstreamCarts(RELEASE_BATCH)) {
+  for (const { localCartId, upstreamCartId } of await tx.holdings.staleUpstreamCarts(RELEASE_BATCH)) {
     const answer = await upstream.delete(`/carts/${encodeURIComponent(upstreamCartId)}`);
     if (answer.status === 204) released += 1;
-    if ([204, 404, 409, 410].includes(answer.status)) immediate(ctx.db, () => ctx.holdings.forgetUpstreamCart(localCartId));
+    if ([204, 404, 409, 410].includes(answer.status)) await ctx.store.transaction(async (tx) => await tx.holdings.forgetUpstreamCart(localCartId));
   }
   return released;
 }

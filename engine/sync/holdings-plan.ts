@@ -19,11 +19,11 @@ export function onDemandChanges(ctx: EngineContext, needs: readonly Need[], keep
   }
   const changes: AllocationChange[] = [];
   for (const need of wanted.values()) {
-    const row = ctx.holdings.get(need.occurrenceId, need.inventoryItemId);
+    const row = await tx.holdings.get(need.occurrenceId, need.inventoryItemId);
     const sellable = row ? sellableFromHand(row.inHand, row.heldLocally, row.lapsesAt, now) : 0;
     // Enough in hand, the usual case of every sale: nothing to ask, and no catalog read on the sale's path.
     if (sellable >= need.quantity) continue;
-    const seating = row?.seating ?? ctx.catalog.inventory(need.occurrenceId, [need.inventoryItemId]).get(need.inventoryItemId)?.seating;
+    const seating = row?.seating ?? await tx.catalog.inventory(need.occurrenceId, [need.inventoryItemId]).get(need.inventoryItemId)?.seating;
     const request = onDemandRequest(need.quantity, sellable, seating === 'assigned' ? 0 : keepInHand);
     if (request) changes.push({ occurrenceId: need.occurrenceId, inventoryItemId: need.inventoryItemId, ...request });
   }
@@ -36,13 +36,13 @@ export function onDemandChanges(ctx: EngineContext, needs: readonly Need[], keep
  */
 export function backgroundChanges(ctx: EngineContext, keepInHand: number, now: number, givenBack: ReadonlySet<string> = new Set()): AllocationChange[] {
   const changes: AllocationChange[] = [];
-  const onSale = new Set(ctx.catalog.allOccurrences().filter((o) => o.onSale === 1).map((o) => o.id));
-  const rows = new Map(ctx.holdings.all().map((row) => [`${row.occurrenceId}\n${row.inventoryItemId}`, row]));
+  const onSale = new Set(await tx.catalog.allOccurrences().filter((o) => o.onSale === 1).map((o) => o.id));
+  const rows = new Map(await tx.holdings.all().map((row) => [`${row.occurrenceId}\n${row.inventoryItemId}`, row]));
   for (const occurrenceId of onSale) {
     // Staff gave this show's places back: no top-up (a sale still asks the hub within its request).
     if (givenBack.has(occurrenceId)) continue;
-    const general = new Set(ctx.catalog.areas(occurrenceId).filter((area) => area.seating === 'general').map((area) => area.id));
-    for (const item of ctx.catalog.items(occurrenceId)) {
+    const general = new Set(await tx.catalog.areas(occurrenceId).filter((area) => area.seating === 'general').map((area) => area.id));
+    for (const item of await tx.catalog.items(occurrenceId)) {
       if (!general.has(item.areaId)) continue;
       const row = rows.get(`${occurrenceId}\n${item.id}`);
       const free = row ? sellableFromHand(row.inHand, row.heldLocally, row.lapsesAt, now) : 0;

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import type { Log } from '../log';
 import Value from 'typebox/value';
 import { CatalogDocument } from '../contract/catalog';
-import { immediate } from '../store/db';
 import { importCatalogInSlices } from '../use-cases/import-catalog';
 import type { EngineContext } from '../use-cases/context';
 import type { Channel } from './channel';
@@ -39,9 +38,9 @@ export async function pullCatalog(ctx: EngineContext, upstream: Channel, logger:
     return { ...found, ok: false, reason, offline: isTransient(answer.status), keyRejected };
   }
   const hash = createHash('sha256').update(JSON.stringify(doc)).digest('hex');
-  if (hash !== ctx.outbox.state('catalog_hash')) {
+  if (hash !== await tx.outbox.state('catalog_hash')) {
     await importCatalogInSlices(ctx, doc);
-    immediate(ctx.db, () => ctx.outbox.setState('catalog_hash', hash));
+    await ctx.store.transaction(async (tx) => await tx.outbox.setState('catalog_hash', hash));
     logger.info('catalog pulled from upstream');
   }
   return { ...found, ok: true };

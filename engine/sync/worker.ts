@@ -1,6 +1,5 @@
 import type { Log } from '../log';
 import { IMPORT_BATCH_LIMIT } from '../contract/import';
-import { immediate } from '../store/db';
 import type { OutboxRow } from '../store/outbox-repo';
 import type { EngineContext } from '../use-cases/context';
 import { createChannel } from './channel';
@@ -80,7 +79,7 @@ export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger
   const pullEvery = options.pullIntervalMs ?? 60_000;
   const concurrency = Math.max(1, options.concurrency ?? 4);
   const gather = Math.max(0, options.gatherMs ?? Math.min(GATHER_MS, poll));
-  const status: SyncStatus = { online: null, lastSuccessAt: ctx.outbox.state('last_success_at') ?? null, lastError: null, keyRejected: false, upstreamKind: null };
+  const status: SyncStatus = { online: null, lastSuccessAt: await tx.outbox.state('last_success_at') ?? null, lastError: null, keyRejected: false, upstreamKind: null };
   let batchLimit = IMPORT_BATCH_LIMIT;
   let nextPullAt = 0;
   let pulling = false;
@@ -108,7 +107,7 @@ export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger
   /** A partial batch to a hub, which waits for the gathering window of the one before it. */
   const partial = (job: readonly OutboxRow[]): boolean => status.upstreamKind === 'hub' && job.length < batchLimit && job.every(importable);
   // A new order wakes the worker when it may go (a cancellation at once); nothing is read in the sale's request.
-  const unlisten = ctx.outbox.onAdded((kind) => {
+  const unlisten = await tx.outbox.onAdded((kind) => {
     const paced = kind === 'order' && status.upstreamKind === 'hub' ? lastPartialAt + gather : 0;
     wakeAt(Math.max(paced, retrier.gate()), 'added', 'paced');
   });
@@ -143,7 +142,7 @@ export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger
     }
     if (result.ok) {
       answered(now);
-      immediate(ctx.db, () => ctx.outbox.setState('last_success_at', status.lastSuccessAt ?? ''));
+      await ctx.store.transaction(async (tx) => await tx.outbox.setState('last_success_at', status.lastSuccessAt ?? ''));
       nextPullAt = now + pullEvery;
     } else {
       failed(result.reason, result.keyRejected);
@@ -153,7 +152,7 @@ export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger
 
   /** The next delivery that may start: a batch of orders for a hub, otherwise one entry. */
   function nextJob(now: number): OutboxRow[] | undefined {
-    const ready = ctx.outbox.ready(now, batchLimit + inFlight.size).filter((entry) => !inFlight.has(entry.orderId));
+    const ready = await tx.outbox.ready(now, batchLimit + inFlight.size).filter((entry) => !inFlight.has(entry.orderId));
     const [first] = ready;
     if (!first) return undefined;
     if (status.upstreamKind !== 'hub' || !importable(first)) return [first];
@@ -184,25 +183,25 @@ export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger
     const conflicts: { entry: OutboxRow; cartId: string | null; code: string }[] = [];
     let progress = false;
     let problem: Extract<Delivery, { kind: 'retry' }> | undefined;
-    immediate(ctx.db, () => {
+    await ctx.store.transaction(async (tx) => {
       for (const entry of job) {
         const outcome = outcomes.get(entry.id) ?? { kind: 'retry', reason: 'not attempted' };
         if (outcome.kind === 'delivered') {
-          ctx.outbox.delivered(entry.id, outcome.upstreamOrderId, now);
+          await tx.outbox.delivered(entry.id, outcome.upstreamOrderId, now);
           progress = true;
         } else if (outcome.kind === 'conflict') {
-          const cartId = ctx.outbox.get(entry.id)?.upstreamCartId ?? null;
-          ctx.outbox.conflict(entry.id, outcome.code, outcome.message, now);
+          const cartId = await tx.outbox.get(entry.id)?.upstreamCartId ?? null;
+          await tx.outbox.conflict(entry.id, outcome.code, outcome.message, now);
           conflicts.push({ entry, cartId, code: outcome.code });
           progress = true;
         } else {
-          if (outcome.newCart) ctx.outbox.setUpstreamCart(entry.id, null);
+          if (outcome.newCart) await tx.outbox.setUpstreamCart(entry.id, null);
           const at = Math.max(now + (outcome.afterSteps ?? 0) * policy.baseMs, retrier.gate());
-          ctx.outbox.retryLater(entry.id, at, outcome.reason);
+          await tx.outbox.retryLater(entry.id, at, outcome.reason);
           problem ??= outcome;
         }
       }
-      if (progress) ctx.outbox.setState('last_success_at', new Date(now).toISOString());
+      if (progress) await tx.outbox.setState('last_success_at', new Date(now).toISOString());
     });
     if (progress) answered(now);
     if (problem) {
@@ -270,7 +269,7 @@ export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger
         } catch (error) {
           logger.error({ err: error }, 'sync worker failed; trying again');
         }
-        const due = ctx.outbox.nextDue();
+        const due = await tx.outbox.nextDue();
         if (due !== undefined && due > now) wait = Math.min(wait, due - now);
       }
       woken = await new Promise<Woken>((resolve) => {

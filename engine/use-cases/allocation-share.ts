@@ -52,10 +52,15 @@ export async function limitToHoldings(ctx: EngineContext, tx: Pick<Repos, 'holdi
  * At a terminal of a hub, the inventory's `available` is what this till can sell now: its places in hand that
  * no cart holds, plus — online — what the venue had left when last seen (a cart asks the hub for those).
  */
-export async function sellableHere(ctx: EngineContext, repos: Pick<Repos, 'holdings'>, occurrenceId: string, itemId: string, available: number, now: number): Promise<number> {
-  if (!ctx.syncing || !ctx.terminal.sellsFromHoldings) return available;
-  const row = await repos.holdings.get(occurrenceId, itemId);
-  const inHand = row ? sellableFromHand(row.inHand, row.heldLocally, row.lapsesAt, now) : 0;
-  const venue = ctx.terminal.online ? (row?.venueAvailable ?? 0) : 0;
-  return Math.min(available, inHand + venue);
+export async function sellableHere(ctx: EngineContext, repos: Pick<Repos, 'holdings'>, occurrenceId: string, now: number): Promise<(itemId: string, available: number) => number> {
+  if (!ctx.syncing || !ctx.terminal.sellsFromHoldings) return (_itemId, available) => available;
+  // a terminal's holdings are a few rows per show: read once, not once per seat
+  const rows = new Map((await repos.holdings.all()).filter((row) => row.occurrenceId === occurrenceId).map((row) => [row.inventoryItemId, row]));
+  const online = ctx.terminal.online;
+  return (itemId, available) => {
+    const row = rows.get(itemId);
+    const inHand = row ? sellableFromHand(row.inHand, row.heldLocally, row.lapsesAt, now) : 0;
+    const venue = online ? (row?.venueAvailable ?? 0) : 0;
+    return Math.min(available, inHand + venue);
+  };
 }

@@ -1,7 +1,6 @@
 import { EngineError } from '../domain/errors';
 import { refundNeedsProvider } from '../domain/payment-attempt';
 import type { Order, PaymentView } from '../contract/order';
-import { immediate } from '../store/db';
 import type { EngineContext } from './context';
 import { orderViews } from './order-view';
 import { confirmRefund, refundAttempt } from './refund-payment';
@@ -16,29 +15,33 @@ import { confirmRefund, refundAttempt } from './refund-payment';
  */
 export async function cancelOrder(ctx: EngineContext, orderId: string): Promise<Order> {
   const now = ctx.now();
-  const { refund } = immediate(ctx.db, () => {
-    const order = ctx.orders.get(orderId);
+  const { refund } = await ctx.store.transaction(async (tx) => {
+    await tx.locks.order(orderId);
+    const order = await tx.orders.get(orderId);
     if (!order) throw new EngineError('RESOURCE_NOT_FOUND', { param: 'orderId' });
-    const attempt = ctx.checkout.attemptForOrder(order.id);
+    const found = await tx.checkout.attemptForOrder(order.id);
+    if (found) await tx.locks.attempt(found.id);
+    const attempt = found && (await tx.checkout.attempt(found.id));
     if (order.status === 'cancelled') return { refund: attempt?.state === 'refunding' ? attempt.id : undefined };
     const paid = JSON.parse(order.payment) as PaymentView;
     const viaProvider = attempt !== undefined && refundNeedsProvider(attempt.method);
     const payment: PaymentView = viaProvider ? { ...paid, status: 'refunding' } : { ...paid, status: 'refunded', refundedAt: new Date(now).toISOString() };
-    ctx.orders.cancel(order, now, payment);
-    if (ctx.syncing) ctx.outbox.add('cancel', order.id, now);
+    await tx.orders.cancel(order, now, payment);
+    if (ctx.syncing) await tx.outbox.add('cancel', order.id, now);
     if (!attempt) return { refund: undefined };
-    ctx.checkout.releaseVouchers(attempt.id);
-    ctx.checkout.move(attempt.id, { type: 'cancelled' });
-    if (!viaProvider) confirmRefund(ctx, attempt.id, now);
+    await tx.checkout.releaseVouchers(attempt.id);
+    await tx.checkout.move(attempt.id, { type: 'cancelled' });
+    if (!viaProvider) await confirmRefund(tx, attempt.id, now);
     return { refund: viaProvider ? attempt.id : undefined };
   });
   if (refund !== undefined) await refundAttempt(ctx, refund);
   return readOrder(ctx, orderId);
 }
 
-export function readOrder(ctx: EngineContext, orderId: string): Order {
-  const row = ctx.orders.get(orderId);
-  const [order] = row ? orderViews(ctx, [row]) : [];
+export async function readOrder(ctx: EngineContext, orderId: string): Promise<Order> {
+  const repos = ctx.store.repos;
+  const row = await repos.orders.get(orderId);
+  const [order] = row ? await orderViews(repos, [row]) : [];
   if (!order) throw new EngineError('RESOURCE_NOT_FOUND', { param: 'orderId' });
   return order;
 }

@@ -5,7 +5,7 @@ import { AmountOutOfRange, fromBase, priceCart, type CartLine, type PriceContext
 import type { Cart } from '../contract/cart';
 import type { CartRow, } from '../store/cart-repo';
 import type { LocationRow, VoucherRow } from '../store/catalog-repo';
-import type { EngineContext } from './context';
+import type { Repos } from '../store/port';
 import { locationOf, priceContextFor } from './price-context';
 
 /**
@@ -20,14 +20,14 @@ export interface PricingOf { readonly location: LocationRow; readonly context: P
  * LIMITS.maxAmount (400 reason total_out_of_range; `currency` when the base currency would still carry it).
  * Without one, the cart's own currency no longer carries it at the current rate: 503, as for a lapsed rate.
  */
-export function cartView(ctx: EngineContext, cart: CartRow, now: number, currency?: string, pricing?: PricingOf, blame?: string): Cart {
-  const location = pricing?.location ?? locationOf(ctx, cart.locationId);
-  const context = pricing?.context ?? priceContextFor(ctx, location, currency ?? cart.currency, now);
-  const codes = pricing?.lines ? [] : ctx.carts.voucherCodes(cart.id);
-  const vouchers = codes.length === 0 ? [] : ctx.catalog.vouchers(codes).map((row) => voucherTerms(row, location.currencies[0]));
-  const lines = pricing?.lines ?? ctx.carts.lines(cart.id);
+export async function cartView(repos: Pick<Repos, 'carts' | 'catalog'>, cart: CartRow, now: number, currency?: string, pricing?: PricingOf, blame?: string): Promise<Cart> {
+  const location = pricing?.location ?? (await locationOf(repos, cart.locationId));
+  const context = pricing?.context ?? (await priceContextFor(repos, location, currency ?? cart.currency, now));
+  const codes = pricing?.lines ? [] : await repos.carts.voucherCodes(cart.id);
+  const vouchers = codes.length === 0 ? [] : (await repos.catalog.vouchers(codes)).map((row) => voucherTerms(row, location.currencies[0]));
+  const lines = pricing?.lines ?? (await repos.carts.lines(cart.id));
   const priced = pricedWithin(lines, vouchers, context, blame);
-  const extras = cart.kind === 'ticket' ? ctx.catalog.extras(cart.eventId) : [];
+  const extras = cart.kind === 'ticket' ? await repos.catalog.extras(cart.eventId) : [];
   return {
     id: cart.id,
     expiresAt: new Date(cart.expiresAt).toISOString(),

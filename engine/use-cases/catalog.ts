@@ -3,8 +3,8 @@ import { EngineError } from '../domain/errors';
 import { fromBase } from '../domain/pricing';
 import type { CatalogDocument, EventView, InventoryView, LocationView } from '../contract/catalog';
 import { nameIn, type NameLanguage } from '../domain/names';
-import { createCatalogNames, nameKey } from '../store/catalog-names';
-import { immediate } from '../store/db';
+import { nameKey } from '../store/catalog-names';
+import type { Repos, Tx } from '../store/port';
 import type { EngineContext } from './context';
 import { sellableHere } from './allocation-share';
 import { groupBy } from './group-by';
@@ -17,9 +17,9 @@ import { extraReference, ticketReference } from './v1/mapping-table';
  * Imports a catalog in one go: at start (`--catalog FILE`, before the engine listens) and in tests. The
  * HTTP route and the sync pull use importCatalogInSlices (import-catalog.ts), which hands the event loop back.
  */
-export function importCatalog(ctx: EngineContext, doc: CatalogDocument) {
+export async function importCatalog(ctx: EngineContext, doc: CatalogDocument) {
   checkCatalog(doc);
-  immediate(ctx.db, () => ctx.catalogWriter.write(doc));
+  for await (const step of ctx.store.importCatalog(doc)) void step;
   return importSummary(doc);
 }
 
@@ -36,16 +36,17 @@ export function importSummary(doc: CatalogDocument) {
 }
 
 /** Names in `language` where the catalog translates them (issue #14); the stored default otherwise. */
-function namer(ctx: EngineContext, language: NameLanguage) {
-  const names = createCatalogNames(ctx.db).names();
+async function namer(repos: Pick<Repos, 'catalogNames'>, language: NameLanguage) {
+  const names = await repos.catalogNames.names();
   return (kind: string, scope: string, id: string, stored: string) => nameIn(stored, names.get(nameKey(kind, scope, id)), language);
 }
 
-export function listLocations(ctx: EngineContext, language: NameLanguage = 'en'): LocationView[] {
-  const name = namer(ctx, language);
-  const zones = createCatalogNames(ctx.db).timeZones();
-  const banners = createCatalogNames(ctx.db).banners();
-  return ctx.catalog.locations().map((location) => {
+export async function listLocations(ctx: EngineContext, language: NameLanguage = 'en'): Promise<LocationView[]> {
+  const repos = ctx.store.repos;
+  const name = await namer(repos, language);
+  const zones = await repos.catalogNames.timeZones();
+  const banners = await repos.catalogNames.banners();
+  return (await repos.catalog.locations()).map((location) => {
     const timeZone = zones.get(location.id);
     const banner = banners.get(location.id);
     return {
@@ -58,11 +59,12 @@ export function listLocations(ctx: EngineContext, language: NameLanguage = 'en')
   });
 }
 
-export function listEvents(ctx: EngineContext, language: NameLanguage = 'en'): EventView[] {
-  const byEvent = groupBy(ctx.catalog.allOccurrences(), (occurrence) => occurrence.eventId);
-  const name = namer(ctx, language);
-  const images = createCatalogNames(ctx.db).images();
-  return ctx.catalog.events().map((event) => ({
+export async function listEvents(ctx: EngineContext, language: NameLanguage = 'en'): Promise<EventView[]> {
+  const repos = ctx.store.repos;
+  const byEvent = groupBy(await repos.catalog.allOccurrences(), (occurrence) => occurrence.eventId);
+  const name = await namer(repos, language);
+  const images = await repos.catalogNames.images();
+  return (await repos.catalog.events()).map((event) => ({
     ...event,
     name: name('event', '', event.id, event.name),
     ...(images.has(event.id) && { image: images.get(event.id) }),
@@ -71,25 +73,32 @@ export function listEvents(ctx: EngineContext, language: NameLanguage = 'en'): E
 }
 
 /** GET /occurrences/{id}/inventory: live availability (stock of timed-out carts is released first). */
-export function occurrenceInventory(ctx: EngineContext, occurrenceId: string, currency: string | undefined, language: NameLanguage = 'en'): InventoryView {
+export async function occurrenceInventory(ctx: EngineContext, occurrenceId: string, currency: string | undefined, language: NameLanguage = 'en'): Promise<InventoryView> {
   const now = ctx.now();
-  const name = namer(ctx, language);
-  return immediate(ctx.db, () => {
-    const occurrence = ctx.catalog.occurrence(occurrenceId);
+  return ctx.store.transaction(async (tx) => inventoryIn(ctx, tx, occurrenceId, currency, language, now));
+}
+
+/** The inventory inside the caller's write transaction (timed-out carts and lapsed allocations released first). */
+export async function inventoryIn(ctx: EngineContext, tx: Tx, occurrenceId: string, currency: string | undefined, language: NameLanguage, now: number): Promise<InventoryView> {
+  const name = await namer(tx, language);
+  {
+    const occurrence = await tx.catalog.occurrence(occurrenceId);
     if (!occurrence) throw new EngineError('RESOURCE_NOT_FOUND', { param: 'occurrenceId' });
-    const context = priceContextFor(ctx, locationOf(ctx, occurrence.locationId), currency, now);
-    ctx.carts.releaseExpired(now);
-    ctx.allocations.lapse(now);
+    const context = await priceContextFor(tx, await locationOf(tx, occurrence.locationId), currency, now);
+    await tx.carts.releaseExpired(now);
+    await tx.allocations.lapse(now);
     const price = (amount: number) => ({ amount: fromBase(amount, context), currency: context.currency });
-    const options = groupBy(ctx.catalog.options(occurrenceId), (option) => option.areaId);
-    const items = groupBy(ctx.catalog.items(occurrenceId), (item) => item.areaId);
+    const options = groupBy(await tx.catalog.options(occurrenceId), (option) => option.areaId);
+    const items = groupBy(await tx.catalog.items(occurrenceId), (item) => item.areaId);
+    const sellable = await sellableHere(ctx, tx, occurrenceId, now);
+    const extras = await tx.catalog.extras(occurrence.eventId);
     return {
       occurrenceId,
       eventId: occurrence.eventId,
       startsAt: occurrence.startsAt,
       onSale: occurrence.onSale === 1,
       currency: context.currency,
-      areas: ctx.catalog.areas(occurrenceId).map((area) => ({
+      areas: (await tx.catalog.areas(occurrenceId)).map((area) => ({
         ...area,
         name: name('area', occurrenceId, area.id, area.name),
         priceOptions: (options.get(area.id) ?? []).map((option) => ({
@@ -102,11 +111,11 @@ export function occurrenceInventory(ctx: EngineContext, occurrenceId: string, cu
           id: item.id,
           ...(item.label !== null && { label: item.label }),
           capacity: item.capacity,
-          available: sellableHere(ctx, occurrenceId, item.id, item.available, now),
+          available: sellable(item.id, item.available),
           held: item.held,
         })),
       })),
-      extras: ctx.catalog.extras(occurrence.eventId).map((extra) => ({
+      extras: extras.map((extra) => ({
         id: extra.id,
         name: name('extra', occurrence.eventId, extra.id, extra.name),
         price: price(extra.price),
@@ -114,7 +123,7 @@ export function occurrenceInventory(ctx: EngineContext, occurrenceId: string, cu
         aggregateReference: extraReference(extra.id),
       })),
     };
-  });
+  }
 }
 
 /** What a price option is called in the legacy v1 interface (contract §11): one reference, or a template over seats. */

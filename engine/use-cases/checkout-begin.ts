@@ -2,7 +2,6 @@ import { EngineError } from '../domain/errors';
 import type { Money } from '../domain/money';
 import type { PaymentRequest, PlaceOrderBody } from '../contract/order';
 import type { AttemptRow } from '../store/checkout-repo';
-import { immediate } from '../store/db';
 import { grants, usesCart } from '../domain/scopes';
 import { maxTendered, type PaymentMethod } from '../domain/payment-attempt';
 import { scaleOf } from '../domain/currencies';
@@ -10,6 +9,7 @@ import { voucherConflict } from '../domain/voucher-policy';
 import { liveCart } from './cart-access';
 import { cartView } from './cart-view';
 import type { EngineContext } from './context';
+import type { Repos, Tx } from '../store/port';
 
 /**
  * The first transaction of POST /orders, before any payment: the idempotency key's state, the cart, the
@@ -31,51 +31,56 @@ export type CheckoutStart =
   | { readonly kind: 'replay'; readonly status: number; readonly body: unknown }
   | { readonly kind: 'charge'; readonly attempt: AttemptRow };
 
-export function beginCheckout(ctx: EngineContext, request: CheckoutRequest, now: number): CheckoutStart {
-  const { apiKeyId, idempotencyKey, body } = request;
-  return immediate(ctx.db, (): CheckoutStart => {
-    const existing = ctx.checkout.key(apiKeyId, idempotencyKey, now);
-    if (existing) {
-      if (existing.cartId !== body.cartId) throw new EngineError('IDEMPOTENCY_KEY_REUSED', { param: 'cartId' });
-      if (existing.state === 'retired') throw new EngineError('IDEMPOTENCY_KEY_FAILED');
-      if (existing.state === 'completed') return { kind: 'replay', status: existing.status ?? 500, body: JSON.parse(existing.body ?? 'null') };
-      // In progress but running nowhere: a crash or a lost provider answer left it open. Ask again with the
-      // same reference; the provider deduplicates on it, so nothing is charged twice.
-      const open = ctx.checkout.pendingForKey(apiKeyId, idempotencyKey);
-      if (open) return { kind: 'charge', attempt: open };
-      ctx.checkout.forgetKey(apiKeyId, idempotencyKey);
-    }
+export async function beginCheckout(ctx: EngineContext, request: CheckoutRequest, now: number): Promise<CheckoutStart> {
+  return ctx.store.transaction(async (tx) => beginCheckoutIn(ctx, tx, request, now));
+}
 
-    const owner = ctx.carts.owner(body.cartId);
-    if (owner && !usesCart({ keyId: apiKeyId, owner: request.apiKeyOwner ?? apiKeyId, scopes: request.apiKeyScopes }, owner.owner)) {
-      throw new EngineError('RESOURCE_NOT_FOUND', { param: 'cartId' });
-    }
-    const cart = liveCart(ctx, body.cartId, now);
-    // spec §7.3: after a risk decline no payment method will succeed for this cart
-    if (ctx.checkout.riskDeclined(cart.id)) throw new EngineError('RISK_CHECK_FAILED');
-    const view = cartView(ctx, cart, now);
-    const total = view.total;
-    if (body.expectedTotal.amount !== total.amount || body.expectedTotal.currency !== total.currency) {
-      throw new EngineError('EXPECTED_TOTAL_MISMATCH', { param: 'expectedTotal', details: { total } });
-    }
-    const { method, payment } = checkPayment(body.payment, total, request.apiKeyScopes);
-    const attempt = {
-      id: ctx.newId('pay'),
-      cartId: cart.id,
-      apiKeyId,
-      idempotencyKey,
-      method,
-      amount: total.amount,
-      currency: total.currency,
-      request: JSON.stringify(payment),
-      priced: JSON.stringify({ currency: view.currency, total: view.total, items: view.items, receiptLines: view.receiptLines }),
-      createdAt: now,
-    };
-    ctx.checkout.insertAttempt(attempt);
-    reserveVouchers(ctx, attempt.id, ctx.carts.voucherCodes(cart.id), now);
-    ctx.checkout.beginKey(apiKeyId, idempotencyKey, cart.id, now);
-    return { kind: 'charge', attempt: { ...attempt, state: 'pending', outcome: null, orderId: null } };
-  });
+/** beginCheckout inside the caller's transaction (an import composes several in one). */
+export async function beginCheckoutIn(ctx: EngineContext, tx: Tx, request: CheckoutRequest, now: number): Promise<CheckoutStart> {
+  const { apiKeyId, idempotencyKey, body } = request;
+  // the key, then the cart: one process at a time decides on either (store/port.ts Locks)
+  await tx.locks.idempotencyKey(apiKeyId, idempotencyKey);
+  const existing = await tx.checkout.key(apiKeyId, idempotencyKey, now);
+  if (existing) {
+    if (existing.cartId !== body.cartId) throw new EngineError('IDEMPOTENCY_KEY_REUSED', { param: 'cartId' });
+    if (existing.state === 'retired') throw new EngineError('IDEMPOTENCY_KEY_FAILED');
+    if (existing.state === 'completed') return { kind: 'replay', status: existing.status ?? 500, body: JSON.parse(existing.body ?? 'null') };
+    // In progress but running nowhere: a crash or a lost provider answer left it open. Ask again with the
+    // same reference; the provider deduplicates on it, so nothing is charged twice.
+    const open = await tx.checkout.pendingForKey(apiKeyId, idempotencyKey);
+    if (open) return { kind: 'charge', attempt: open };
+    await tx.checkout.forgetKey(apiKeyId, idempotencyKey);
+  }
+
+  const owner = await tx.carts.owner(body.cartId);
+  if (owner && !usesCart({ keyId: apiKeyId, owner: request.apiKeyOwner ?? apiKeyId, scopes: request.apiKeyScopes }, owner.owner)) {
+    throw new EngineError('RESOURCE_NOT_FOUND', { param: 'cartId' });
+  }
+  const cart = await liveCart(tx, body.cartId, now);
+  // spec §7.3: after a risk decline no payment method will succeed for this cart
+  if (await tx.checkout.riskDeclined(cart.id)) throw new EngineError('RISK_CHECK_FAILED');
+  const view = await cartView(tx, cart, now);
+  const total = view.total;
+  if (body.expectedTotal.amount !== total.amount || body.expectedTotal.currency !== total.currency) {
+    throw new EngineError('EXPECTED_TOTAL_MISMATCH', { param: 'expectedTotal', details: { total } });
+  }
+  const { method, payment } = checkPayment(body.payment, total, request.apiKeyScopes);
+  const attempt = {
+    id: ctx.newId('pay'),
+    cartId: cart.id,
+    apiKeyId,
+    idempotencyKey,
+    method,
+    amount: total.amount,
+    currency: total.currency,
+    request: JSON.stringify(payment),
+    priced: JSON.stringify({ currency: view.currency, total: view.total, items: view.items, receiptLines: view.receiptLines }),
+    createdAt: now,
+  };
+  await tx.checkout.insertAttempt(attempt);
+  await reserveVouchers(tx, attempt.id, await tx.carts.voucherCodes(cart.id), now);
+  await tx.checkout.beginKey(apiKeyId, idempotencyKey, cart.id, now);
+  return { kind: 'charge', attempt: { ...attempt, state: 'pending', outcome: null, orderId: null } };
 }
 
 /**
@@ -139,8 +144,8 @@ export interface StoredPayment {
   tendered?: Money;
 }
 
-function reserveVouchers(ctx: EngineContext, attemptId: string, codes: readonly string[], now: number): void {
-  const vouchers = ctx.catalog.vouchers(codes);
+async function reserveVouchers(tx: Pick<Repos, 'catalog' | 'checkout'>, attemptId: string, codes: readonly string[], now: number): Promise<void> {
+  const vouchers = await tx.catalog.vouchers(codes);
   // The catalog may have changed a voucher's terms since it went on the cart: the policy holds at checkout too.
   const conflict = voucherConflict(vouchers.map((voucher) => ({ code: voucher.code, combinable: voucher.combinable === 1 })));
   if (conflict !== undefined) throw new EngineError('INVALID_VOUCHER', { param: 'vouchers', details: { code: conflict, reason: 'not_combinable' } });
@@ -149,6 +154,6 @@ function reserveVouchers(ctx: EngineContext, attemptId: string, codes: readonly 
       throw new EngineError('INVALID_VOUCHER', { param: 'vouchers', details: { code: voucher.code, reason: 'expired' } });
     }
   }
-  const usedUp = ctx.checkout.reserveVouchers(attemptId, codes);
+  const usedUp = await tx.checkout.reserveVouchers(attemptId, codes);
   if (usedUp !== undefined) throw new EngineError('INVALID_VOUCHER', { param: 'vouchers', details: { code: usedUp, reason: 'fully_redeemed' } });
 }

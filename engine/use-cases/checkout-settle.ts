@@ -5,12 +5,11 @@ import type { Order, PaymentView } from '../contract/order';
 import type { FailureOutcome } from '../domain/payment-attempt';
 import type { ChargeOutcome } from '../payments/provider';
 import type { AttemptRow } from '../store/checkout-repo';
-import { immediate } from '../store/db';
 import { cartView } from './cart-view';
 import type { StoredPayment } from './checkout-begin';
 import { redeemableCode, ticketCodes } from './codes';
 import type { EngineContext } from './context';
-import { rememberOrderLanguage } from './order-language';
+import type { Tx } from '../store/port';
 import { orderViews } from './order-view';
 
 /**
@@ -32,38 +31,44 @@ export type Settlement =
  * `language`: the checkout request's language, kept with the order in the same transaction (its tickets
  * and receipt print in it); a settlement with no request behind it (a restart's) leaves the default.
  */
-export function settleCheckout(ctx: EngineContext, attempt: AttemptRow, outcome: SettleOutcome, now: number, language?: PrintLanguage): Settlement {
-  return immediate(ctx.db, (): Settlement => {
-    const current = ctx.checkout.attempt(attempt.id);
-    if (current?.state !== 'pending') return alreadySettled(ctx, attempt);
-    switch (outcome.status) {
-      case 'approved':
-        return createOrder(ctx, current, now, language);
-      case 'action_required':
-        return fail(ctx, current, 'action_required', 'retire', new EngineError('PAYMENT_AUTHENTICATION_REQUIRED', { param: 'payment', details: { action: outcome.action } }));
-      case 'declined':
-        return fail(ctx, current, 'declined', 'retire', new EngineError('PAYMENT_DECLINED', { param: 'payment' }));
-      case 'risk_declined':
-        return fail(ctx, current, 'risk_declined', 'keep', new EngineError('RISK_CHECK_FAILED'));
-      case 'unavailable':
-        return fail(ctx, current, 'unavailable', 'forget', new EngineError('PAYMENT_PROVIDER_UNAVAILABLE'));
-      case 'not_charged':
-        return fail(ctx, current, 'not_charged', 'forget', new EngineError('PAYMENT_PROVIDER_UNAVAILABLE', { details: { reason: 'deadline', charged: false } }));
-    }
-  });
+export async function settleCheckout(ctx: EngineContext, attempt: AttemptRow, outcome: SettleOutcome, now: number, language?: PrintLanguage): Promise<Settlement> {
+  return ctx.store.transaction(async (tx) => settleCheckoutIn(ctx, tx, attempt, outcome, now, language));
 }
 
-function createOrder(ctx: EngineContext, attempt: AttemptRow, now: number, language: PrintLanguage | undefined): Settlement {
-  const cart = ctx.carts.get(attempt.cartId);
+/** settleCheckout inside the caller's transaction (an import composes several in one). */
+export async function settleCheckoutIn(ctx: EngineContext, tx: Tx, attempt: AttemptRow, outcome: SettleOutcome, now: number, language?: PrintLanguage): Promise<Settlement> {
+  // the cart, then its attempt: the order every use case takes them in (store/port.ts Locks)
+  await tx.locks.cart(attempt.cartId);
+  await tx.locks.attempt(attempt.id);
+  const current = await tx.checkout.attempt(attempt.id);
+  if (current?.state !== 'pending') return alreadySettled(tx, attempt);
+  switch (outcome.status) {
+    case 'approved':
+      return createOrder(ctx, tx, current, now, language);
+    case 'action_required':
+      return fail(tx, current, 'action_required', 'retire', new EngineError('PAYMENT_AUTHENTICATION_REQUIRED', { param: 'payment', details: { action: outcome.action } }));
+    case 'declined':
+      return fail(tx, current, 'declined', 'retire', new EngineError('PAYMENT_DECLINED', { param: 'payment' }));
+    case 'risk_declined':
+      return fail(tx, current, 'risk_declined', 'keep', new EngineError('RISK_CHECK_FAILED'));
+    case 'unavailable':
+      return fail(tx, current, 'unavailable', 'forget', new EngineError('PAYMENT_PROVIDER_UNAVAILABLE'));
+    case 'not_charged':
+      return fail(tx, current, 'not_charged', 'forget', new EngineError('PAYMENT_PROVIDER_UNAVAILABLE', { details: { reason: 'deadline', charged: false } }));
+  }
+}
+
+async function createOrder(ctx: EngineContext, tx: Tx, attempt: AttemptRow, now: number, language: PrintLanguage | undefined): Promise<Settlement> {
+  const cart = await tx.carts.get(attempt.cartId);
   if (cart?.status !== 'held') {
     // Cannot happen while the cart is locked by the pending attempt; should it anyway, the money goes back.
-    ctx.checkout.move(attempt.id, { type: 'orphaned' });
-    ctx.checkout.releaseVouchers(attempt.id);
-    ctx.checkout.forgetKey(attempt.apiKeyId, attempt.idempotencyKey);
+    await tx.checkout.move(attempt.id, { type: 'orphaned' });
+    await tx.checkout.releaseVouchers(attempt.id);
+    await tx.checkout.forgetKey(attempt.apiKeyId, attempt.idempotencyKey);
     return { error: new EngineError('CART_EXPIRED'), refund: attempt.id };
   }
   // What was charged is what the order says: the cart as priced when the attempt was made.
-  const view = attempt.priced === null ? cartView(ctx, cart, now) : (JSON.parse(attempt.priced) as Pick<Cart, 'currency' | 'total' | 'items' | 'receiptLines'>);
+  const view = attempt.priced === null ? await cartView(tx, cart, now) : (JSON.parse(attempt.priced) as Pick<Cart, 'currency' | 'total' | 'items' | 'receiptLines'>);
   const orderId = ctx.newId('ord');
   const ticketCode = ticketCodes(cart.occurrenceId);
   const tickets = view.items
@@ -82,13 +87,13 @@ function createOrder(ctx: EngineContext, attempt: AttemptRow, now: number, langu
     payment: JSON.stringify(paymentView(attempt)),
     apiKeyId: attempt.apiKeyId,
   };
-  ctx.orders.insert(row, tickets, giftCards);
-  ctx.checkout.move(attempt.id, { type: 'captured' }, orderId);
-  if (language !== undefined) rememberOrderLanguage(ctx.db, orderId, language);
-  if (ctx.syncing) ctx.outbox.add('order', orderId, now);
-  const [order] = orderViews(ctx, [{ ...row, status: 'confirmed', cancelledAt: null }]);
+  await tx.orders.insert(row, tickets, giftCards);
+  await tx.checkout.move(attempt.id, { type: 'captured' }, orderId);
+  if (language !== undefined) await tx.orderLanguages.remember(orderId, language);
+  if (ctx.syncing) await tx.outbox.add('order', orderId, now);
+  const [order] = await orderViews(tx, [{ ...row, status: 'confirmed', cancelledAt: null }]);
   if (!order) throw new Error(`order ${orderId} has no view`);
-  ctx.checkout.finishKey(attempt.apiKeyId, attempt.idempotencyKey, 'completed', 201, order);
+  await tx.checkout.finishKey(attempt.apiKeyId, attempt.idempotencyKey, 'completed', 201, order);
   return { order };
 }
 
@@ -104,11 +109,11 @@ function paymentView(attempt: AttemptRow): PaymentView {
   return { method: 'cash', status: 'captured', amount, tendered, change: { amount: tendered.amount - amount.amount, currency: amount.currency } };
 }
 
-function fail(ctx: EngineContext, attempt: AttemptRow, outcome: FailureOutcome, key: 'retire' | 'keep' | 'forget', error: EngineError): Settlement {
-  ctx.checkout.move(attempt.id, { type: 'failed', outcome });
-  ctx.checkout.releaseVouchers(attempt.id);
-  if (key === 'forget') ctx.checkout.forgetKey(attempt.apiKeyId, attempt.idempotencyKey);
-  else ctx.checkout.finishKey(attempt.apiKeyId, attempt.idempotencyKey, key === 'retire' ? 'retired' : 'completed', error.status, storedError(error));
+async function fail(tx: Tx, attempt: AttemptRow, outcome: FailureOutcome, key: 'retire' | 'keep' | 'forget', error: EngineError): Promise<Settlement> {
+  await tx.checkout.move(attempt.id, { type: 'failed', outcome });
+  await tx.checkout.releaseVouchers(attempt.id);
+  if (key === 'forget') await tx.checkout.forgetKey(attempt.apiKeyId, attempt.idempotencyKey);
+  else await tx.checkout.finishKey(attempt.apiKeyId, attempt.idempotencyKey, key === 'retire' ? 'retired' : 'completed', error.status, storedError(error));
   return { error };
 }
 
@@ -118,11 +123,11 @@ export function storedError(error: EngineError) {
 }
 
 /** Another path (a replay racing a restart's settlement) settled this attempt first: answer as it did. */
-function alreadySettled(ctx: EngineContext, attempt: AttemptRow): Settlement {
-  const current = ctx.checkout.attempt(attempt.id);
+async function alreadySettled(tx: Tx, attempt: AttemptRow): Promise<Settlement> {
+  const current = await tx.checkout.attempt(attempt.id);
   if (current?.orderId) {
-    const order = ctx.orders.get(current.orderId);
-    const [view] = order ? orderViews(ctx, [order]) : [];
+    const order = await tx.orders.get(current.orderId);
+    const [view] = order ? await orderViews(tx, [order]) : [];
     if (view) return { order: view };
   }
   return { error: new EngineError('IDEMPOTENCY_KEY_FAILED') };

@@ -1,5 +1,4 @@
 import { EngineError } from '../domain/errors';
-import { immediate } from '../store/db';
 import type { EngineContext } from './context';
 
 /**
@@ -9,20 +8,21 @@ import type { EngineContext } from './context';
  * A cart that is not paying can always be released by staff: one that timed out while a payment held it
  * gives its stock back here (and still answers 410).
  */
-export function deleteCart(ctx: EngineContext, cartId: string): void {
+export async function deleteCart(ctx: EngineContext, cartId: string): Promise<void> {
   const now = ctx.now();
-  const refusal = immediate(ctx.db, (): EngineError | undefined => {
-    const cart = ctx.carts.get(cartId);
+  const refusal = await ctx.store.transaction(async (tx): Promise<EngineError | undefined> => {
+    await tx.locks.cart(cartId);
+    const cart = await tx.carts.get(cartId);
     if (!cart) return new EngineError('RESOURCE_NOT_FOUND', { param: 'cartId' });
     if (cart.status === 'ordered') return new EngineError('CART_ALREADY_ORDERED', { details: { orderId: cart.orderId } });
     if (cart.status === 'deleted') return undefined;
     if (cart.status !== 'held') return new EngineError('CART_EXPIRED');
-    if (ctx.checkout.pendingForCart(cart.id)) return new EngineError('CART_CHECKOUT_IN_PROGRESS');
+    if (await tx.checkout.pendingForCart(cart.id)) return new EngineError('CART_CHECKOUT_IN_PROGRESS');
     if (cart.expiresAt <= now) {
-      ctx.carts.releaseExpired(now); // commits: the seats are back on sale
+      await tx.carts.releaseExpired(now); // commits: the seats are back on sale
       return new EngineError('CART_EXPIRED');
     }
-    ctx.carts.release(cart.id, 'deleted');
+    await tx.carts.release(cart.id, 'deleted');
     return undefined;
   });
   if (refusal) throw refusal;

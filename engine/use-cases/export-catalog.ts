@@ -1,6 +1,5 @@
 import type { CatalogDocument } from '../contract/catalog';
-import { createCatalogNames, nameKey } from '../store/catalog-names';
-import { createCatalogReader } from '../store/catalog-reader';
+import { nameKey } from '../store/catalog-names';
 import type { EngineContext } from './context';
 import { groupBy } from './group-by';
 
@@ -14,32 +13,32 @@ import { groupBy } from './group-by';
  */
 export const VOUCHER_READERS = ['catalog:write', 'orders:import'] as const;
 
-export function exportCatalog(ctx: EngineContext, access: { withVouchers: boolean }): CatalogDocument {
-  const read = createCatalogReader(ctx.db);
-  const catalogNames = createCatalogNames(ctx.db);
-  return ctx.db.transaction((): CatalogDocument => {
+export async function exportCatalog(ctx: EngineContext, access: { withVouchers: boolean }): Promise<CatalogDocument> {
+  return ctx.store.transaction(async (tx): Promise<CatalogDocument> => {
+    const read = tx.catalogReader;
+    const catalogNames = tx.catalogNames;
     const iso = (ms: number | null) => (ms === null ? {} : { validUntil: new Date(ms).toISOString() });
     // Every translation goes out as imported; a name without translations stays a plain string.
-    const names = catalogNames.names();
-    const zones = catalogNames.timeZones();
+    const names = await catalogNames.names();
+    const zones = await catalogNames.timeZones();
     const named = (kind: string, scope: string, id: string, name: string) => names.get(nameKey(kind, scope, id)) ?? name;
-    const banners = catalogNames.banners();
-    const images = catalogNames.images();
-    const locations = read.locations().map(({ id, name, currencies }) => {
+    const banners = await catalogNames.banners();
+    const images = await catalogNames.images();
+    const locations = (await read.locations()).map(({ id, name, currencies }) => {
       const timeZone = zones.get(id);
       const banner = banners.get(id);
       return { id, name: named('location', '', id, name), currencies: parseStrings(currencies), ...(timeZone && { timeZone }), ...(banner && { banner }) };
     });
     const baseOf = new Map(locations.map((location) => [location.id, location.currencies[0] ?? '']));
-    const extras = groupBy(read.extras(), (extra) => extra.eventId);
-    const occurrences = groupBy(read.occurrences(), (occurrence) => occurrence.eventId);
-    const areas = groupBy(read.areas(), (area) => area.occurrenceId);
-    const options = groupBy(read.options(), (option) => `${option.occurrenceId}\n${option.areaId}`);
-    const items = groupBy(read.items(), (item) => `${item.occurrenceId}\n${item.areaId}`);
+    const extras = groupBy(await read.extras(), (extra) => extra.eventId);
+    const occurrences = groupBy(await read.occurrences(), (occurrence) => occurrence.eventId);
+    const areas = groupBy(await read.areas(), (area) => area.occurrenceId);
+    const options = groupBy(await read.options(), (option) => `${option.occurrenceId}\n${option.areaId}`);
+    const items = groupBy(await read.items(), (item) => `${item.occurrenceId}\n${item.areaId}`);
     return {
       locations,
-      exchangeRates: read.rates().map(({ from, to, rate, validUntil }) => ({ from, to, rate, ...iso(validUntil) })),
-      events: read.events().map((event) => {
+      exchangeRates: (await read.rates()).map(({ from, to, rate, validUntil }) => ({ from, to, rate, ...iso(validUntil) })),
+      events: (await read.events()).map((event) => {
         const money = (amount: number) => ({ amount, currency: baseOf.get(event.locationId) ?? '' });
         const offered = extras.get(event.id) ?? [];
         return {
@@ -63,7 +62,7 @@ export function exportCatalog(ctx: EngineContext, access: { withVouchers: boolea
           })),
         };
       }),
-      ...(access.withVouchers && { vouchers: read.vouchers().map((voucher) => ({
+      ...(access.withVouchers && { vouchers: (await read.vouchers()).map((voucher) => ({
         code: voucher.code,
         ...(voucher.percentOff !== null && { percentOff: Number(voucher.percentOff) }),
         ...(voucher.amountOff !== null && voucher.amountOffCurrency !== null && { amountOff: { amount: voucher.amountOff, currency: voucher.amountOffCurrency } }),
@@ -73,7 +72,7 @@ export function exportCatalog(ctx: EngineContext, access: { withVouchers: boolea
         ...(voucher.combinable === 1 && { combinable: true }),
       })) }),
     };
-  })();
+  }, { readOnly: true });
 }
 
 function parseStrings(json: string): string[] {

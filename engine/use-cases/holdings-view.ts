@@ -3,13 +3,13 @@ import type { Holding, Holdings } from '../contract/holdings';
 import type { EngineContext } from './context';
 
 /** What a terminal holds from its hub, per inventory item (GET /sync/holdings, GET /sync/status). */
-export function holdingsView(ctx: EngineContext, live: { mode: Holdings['mode']; online: boolean }): Holdings {
-  return { mode: live.mode, online: live.online, holdings: holdingRows(ctx) };
+export async function holdingsView(ctx: EngineContext, live: { mode: Holdings['mode']; online: boolean }): Promise<Holdings> {
+  return { mode: live.mode, online: live.online, holdings: await holdingRows(ctx) };
 }
 
-export function holdingRows(ctx: EngineContext): Holding[] {
+export async function holdingRows(ctx: EngineContext): Promise<Holding[]> {
   const now = ctx.now();
-  return ctx.holdings.all().map(
+  return (await ctx.store.repos.holdings.all()).map(
     (row): Holding => ({
       occurrenceId: row.occurrenceId,
       inventoryItemId: row.inventoryItemId,

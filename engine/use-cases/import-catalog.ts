@@ -1,7 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CatalogDocument } from '../contract/catalog';
 import { catalogChecks } from '../domain/catalog-rules';
-import { immediate } from '../store/db';
 import { importSummary } from './catalog';
 import type { EngineContext } from './context';
 
@@ -37,8 +36,15 @@ export function importCatalogInSlices(ctx: EngineContext, doc: CatalogDocument):
 
 async function sliced(ctx: EngineContext, doc: CatalogDocument) {
   await inSlices(catalogChecks(doc));
-  const plan = await inSlices(ctx.catalogWriter.plan(doc, true));
-  immediate(ctx.db, () => ctx.catalogWriter.write(doc, plan));
+  // the store writes in steps too (a plan, new shows staged inactive, then one transaction)
+  const steps = ctx.store.importCatalog(doc);
+  for (;;) {
+    const started = performance.now();
+    let done = false;
+    while (!done && performance.now() - started < SLICE_MS) done = (await steps.next()).done === true;
+    if (done) break;
+    await nextTurn();
+  }
   return importSummary(doc);
 }
 

@@ -2,15 +2,15 @@ import { EngineError } from '../domain/errors';
 import type { Caller } from '../domain/scopes';
 import type { ImportBody, ImportOrder } from '../contract/import';
 import type { Order } from '../contract/order';
-import { immediate } from '../store/db';
-import { addExtras } from './add-extras';
-import { beginCheckout } from './checkout-begin';
-import { settleCheckout } from './checkout-settle';
+import { addExtrasIn } from './add-extras';
+import { beginCheckoutIn } from './checkout-begin';
+import { settleCheckoutIn } from './checkout-settle';
 import { slices } from './time-slices';
 import type { EngineContext } from './context';
-import { createCart } from './create-cart';
+import { createCartIn } from './create-cart';
+import type { Tx } from '../store/port';
 import { orderViews } from './order-view';
-import { applyVoucher } from './vouchers';
+import { applyVoucherIn } from './vouchers';
 
 /**
  * POST /orders/import (contract §10, hub only): a terminal's orders, each made exactly as the cart flow
@@ -50,7 +50,7 @@ export async function importOrders(ctx: EngineContext, apiKey: Caller, body: Imp
   for (const [index, order] of body.orders.entries()) {
     const named = { reference: order.reference, idempotencyKey: order.idempotencyKey };
     try {
-      outcomes.push({ ...named, ...immediate(ctx.db, () => importOne(ctx, apiKey, order, ctx.now())) });
+      outcomes.push({ ...named, ...(await ctx.store.transaction(async (tx) => importOne(ctx, tx, apiKey, order, ctx.now()))) });
     } catch (error) {
       if (!(error instanceof EngineError)) throw error;
       outcomes.push({ ...named, error: within(error, `orders[${index}]`) });
@@ -60,23 +60,26 @@ export async function importOrders(ctx: EngineContext, apiKey: Caller, body: Imp
   return outcomes;
 }
 
-function importOne(ctx: EngineContext, apiKey: Caller, order: ImportOrder, now: number) {
+async function importOne(ctx: EngineContext, tx: Tx, apiKey: Caller, order: ImportOrder, now: number) {
   if (!UUID_V4.test(order.idempotencyKey)) throw new EngineError('INVALID_IDEMPOTENCY_KEY', { param: 'idempotencyKey' });
   const key = order.idempotencyKey.toLowerCase();
-  const earlier = ctx.imports.byKey(apiKey.keyId, key);
+  // one import of a reference at a time, across processes too
+  await tx.locks.named(`import:${order.reference}`);
+  const earlier = await tx.imports.byKey(apiKey.keyId, key);
   if (earlier && earlier.reference !== order.reference) throw new EngineError('IDEMPOTENCY_KEY_REUSED', { param: 'idempotencyKey' });
-  const known = earlier ?? ctx.imports.byReference(order.reference);
+  const known = earlier ?? (await tx.imports.byReference(order.reference));
   // the same terminal under a replaced key (keys replace: same owner) gets its order back too
-  if (known && known.apiKeyId !== apiKey.keyId && ctx.orders.owner(known.orderId)?.owner !== apiKey.owner) {
+  if (known && known.apiKeyId !== apiKey.keyId && (await tx.orders.owner(known.orderId))?.owner !== apiKey.owner) {
     throw new EngineError('IMPORT_REFERENCE_TAKEN', { param: 'reference' });
   }
-  if (known) return { order: readOrder(ctx, known.orderId), replayed: true };
+  if (known) return { order: await readOrder(tx, known.orderId), replayed: true };
 
-  const cart = createCart(ctx, { items: order.items, ...(order.currency !== undefined && { currency: order.currency }) }, apiKey);
-  if (order.extras !== undefined && order.extras.length > 0) addExtras(ctx, cart.id, { items: order.extras });
-  for (const code of order.vouchers ?? []) applyVoucher(ctx, cart.id, code);
-  const start = beginCheckout(
+  const cart = await createCartIn(ctx, tx, { items: order.items, ...(order.currency !== undefined && { currency: order.currency }) }, apiKey);
+  if (order.extras !== undefined && order.extras.length > 0) await addExtrasIn(ctx, tx, cart.id, { items: order.extras });
+  for (const code of order.vouchers ?? []) await applyVoucherIn(ctx, tx, cart.id, code);
+  const start = await beginCheckoutIn(
     ctx,
+    tx,
     {
       apiKeyId: apiKey.keyId,
       apiKeyScopes: apiKey.scopes,
@@ -88,16 +91,16 @@ function importOne(ctx: EngineContext, apiKey: Caller, order: ImportOrder, now: 
   );
   // The key names a checkout of another cart (POST /orders): beginCheckout refused it already.
   if (start.kind === 'replay') throw new EngineError('IDEMPOTENCY_KEY_REUSED', { param: 'idempotencyKey' });
-  const settled = settleCheckout(ctx, start.attempt, { status: 'approved' }, now);
+  const settled = await settleCheckoutIn(ctx, tx, start.attempt, { status: 'approved' }, now);
   if ('error' in settled) throw settled.error;
-  ctx.imports.record({ apiKeyId: apiKey.keyId, idempotencyKey: key, reference: order.reference, orderId: settled.order.id }, now);
+  await tx.imports.record({ apiKeyId: apiKey.keyId, idempotencyKey: key, reference: order.reference, orderId: settled.order.id }, now);
   return { order: settled.order, replayed: false };
 }
 
-function readOrder(ctx: EngineContext, orderId: string): Order {
-  const row = ctx.orders.get(orderId);
+async function readOrder(tx: Tx, orderId: string): Promise<Order> {
+  const row = await tx.orders.get(orderId);
   if (!row) throw new Error(`imported order ${orderId} is missing`);
-  const [view] = orderViews(ctx, [row]);
+  const [view] = await orderViews(tx, [row]);
   if (!view) throw new Error(`imported order ${orderId} has no view`);
   return view;
 }

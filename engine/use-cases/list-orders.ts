@@ -10,22 +10,22 @@ import { orderViews, type OrderLines } from './order-view';
  * page); or the order of one ticket. `owner`: only that owner's orders (a key without orders:any); undefined:
  * every order.
  */
-export function listOrders(ctx: EngineContext, query: { limit?: string; cursor?: string; ticketCode?: string }, owner?: string): { data: Order[]; nextCursor?: string } {
-  return ctx.db.transaction(() => {
+export async function listOrders(ctx: EngineContext, query: { limit?: string; cursor?: string; ticketCode?: string }, owner?: string): Promise<{ data: Order[]; nextCursor?: string }> {
+  return ctx.store.transaction(async (tx) => {
     if (query.ticketCode !== undefined) {
-      const row = ctx.orders.byTicketCode(query.ticketCode.toUpperCase());
-      return { data: row && (owner === undefined || row.owner === owner) ? orderViews(ctx, [row]) : [] };
+      const row = await tx.orders.byTicketCode(query.ticketCode.toUpperCase());
+      return { data: row && (owner === undefined || row.owner === owner) ? await orderViews(tx, [row]) : [] };
     }
     const limit = query.limit === undefined ? 50 : Number(query.limit);
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-    const rows = owner === undefined ? ctx.orders.page(limit + 1, after) : ctx.orders.pageOf(owner, limit + 1, after);
+    const rows = owner === undefined ? await tx.orders.page(limit + 1, after) : await tx.orders.pageOf(owner, limit + 1, after);
     const page = withinTickets(rows.slice(0, limit));
     const last = page.at(-1);
     return {
-      data: orderViews(ctx, page),
+      data: await orderViews(tx, page),
       ...(rows.length > page.length && last && { nextCursor: Buffer.from(JSON.stringify([last.seq])).toString('base64url') }),
     };
-  })();
+  }, { readOnly: true });
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Cart } from '../contract/cart';
 import type { Order } from '../contract/order';
 import { composeLineName } from '../domain/cart-rules';
 import { defaultName, type NameLanguage } from '../domain/names';
-import { createCatalogNames, nameKey, type NameTable, type PlaceRow } from '../store/catalog-names';
+import { nameKey, type NameTable, type PlaceRow } from '../store/catalog-names';
 import type { EngineContext } from './context';
 
 /**
@@ -31,14 +31,14 @@ const placeKey = (item: Item): readonly [string, string, string] | undefined =>
     ? [item.occurrenceId, item.inventoryItemId, item.priceOptionId]
     : undefined;
 
-function namer(ctx: EngineContext, language: NameLanguage, eventId: string | undefined, items: readonly Item[], more: readonly (readonly [string, string, string])[]): Namer {
-  const store = createCatalogNames(ctx.db);
+async function namer(ctx: EngineContext, language: NameLanguage, eventId: string | undefined, items: readonly Item[], more: readonly (readonly [string, string, string])[]): Promise<Namer> {
+  const store = ctx.store.repos.catalogNames;
   const keys = items.map(placeKey).filter((key) => key !== undefined);
-  const places = store.places(keys);
+  const places = await store.places(keys);
   const wanted: (readonly [string, string, string])[] = [...more];
   for (const place of places.values()) wanted.push(['area', place.occurrenceId, place.areaId], ['priceOption', place.occurrenceId, place.priceOptionId]);
   if (eventId !== undefined) for (const item of items) if (item.extraId !== undefined) wanted.push(['extra', eventId, item.extraId]);
-  const table: NameTable = store.namesOf(wanted);
+  const table: NameTable = await store.namesOf(wanted);
   const translated = (kind: string, scope: string, id: string, stored: string) => table.get(nameKey(kind, scope, id))?.[language] ?? stored;
   const placeOf = (item: Item): PlaceRow | undefined => {
     const key = placeKey(item);
@@ -93,11 +93,11 @@ function localizeLines(names: Namer, language: NameLanguage, items: readonly Ite
 const STORED: NameLanguage = 'en';
 
 /** A cart's answer with its lines and offered extras named in `language`. */
-export function localizeCart(ctx: EngineContext, cart: Cart, language: NameLanguage): Cart {
+export async function localizeCart(ctx: EngineContext, cart: Cart, language: NameLanguage): Promise<Cart> {
   if (language === STORED) return cart;
-  const eventId = ctx.carts.get(cart.id)?.eventId;
+  const eventId = (await ctx.store.repos.carts.get(cart.id))?.eventId;
   const offered = cart.options.extras ?? [];
-  const names = namer(ctx, language, eventId, cart.items, eventId === undefined ? [] : offered.map((extra) => ['extra', eventId, extra.id] as const));
+  const names = await namer(ctx, language, eventId, cart.items, eventId === undefined ? [] : offered.map((extra) => ['extra', eventId, extra.id] as const));
   const { extras, ...options } = cart.options;
   return {
     ...cart,
@@ -110,11 +110,11 @@ export function localizeCart(ctx: EngineContext, cart: Cart, language: NameLangu
 }
 
 /** An order's answer with its lines, event, venue and ticket areas named in `language`. */
-export function localizeOrder(ctx: EngineContext, order: Order, language: NameLanguage): Order {
+export async function localizeOrder(ctx: EngineContext, order: Order, language: NameLanguage): Promise<Order> {
   if (language === STORED) return order;
   const event = order.event;
   const more = event ? [['event', '', event.id] as const, ['location', '', event.location.id] as const] : [];
-  const names = namer(ctx, language, event?.id, order.items, more);
+  const names = await namer(ctx, language, event?.id, order.items, more);
   return {
     ...order,
     ...localizeLines(names, language, order.items, order.receiptLines),
@@ -127,4 +127,12 @@ export function localizeOrder(ctx: EngineContext, order: Order, language: NameLa
     }),
     tickets: order.tickets.map((ticket) => (ticket.area === undefined ? ticket : { ...ticket, area: names.area(ticket.itemId, ticket.area) })),
   };
+}
+
+/** Several orders' answers in `language` (a page of GET /orders). */
+export async function localizeOrders(ctx: EngineContext, orders: readonly Order[], language: NameLanguage): Promise<Order[]> {
+  if (language === STORED) return [...orders];
+  const out: Order[] = [];
+  for (const order of orders) out.push(await localizeOrder(ctx, order, language));
+  return out;
 }

@@ -1,7 +1,7 @@
 import type { Order, PaymentView } from '../contract/order';
 import type { Cart } from '../contract/cart';
 import type { GiftCardRow, OrderEventRow, OrderRow, TicketPlaceRow } from '../store/order-repo';
-import type { EngineContext } from './context';
+import type { Repos } from '../store/port';
 import { groupBy } from './group-by';
 
 /** The order as the API shows it (contract §4), from its row, its tickets and its gift cards. */
@@ -40,10 +40,10 @@ export function orderView(row: OrderRow, tickets: readonly TicketPlaceRow[], gif
 }
 
 /** Views of several orders with their tickets, gift cards and shows fetched in three queries, not three per order. */
-export function orderViews(ctx: EngineContext, rows: readonly OrderRow[]): Order[] {
+export async function orderViews(repos: Pick<Repos, 'orders'>, rows: readonly OrderRow[]): Promise<Order[]> {
   const ids = rows.map((row) => row.id);
-  const tickets = groupBy(ctx.orders.tickets(ids), (ticket) => ticket.orderId);
-  const cards = groupBy(ctx.orders.giftCards(ids), (card) => card.orderId);
-  const events = new Map(ctx.orders.events(ids).map((event) => [event.orderId, event]));
+  const tickets = groupBy(await repos.orders.tickets(ids), (ticket) => ticket.orderId);
+  const cards = groupBy(await repos.orders.giftCards(ids), (card) => card.orderId);
+  const events = new Map((await repos.orders.events(ids)).map((event) => [event.orderId, event]));
   return rows.map((row) => orderView(row, tickets.get(row.id) ?? [], cards.get(row.id) ?? [], events.get(row.id)));
 }

@@ -8,13 +8,13 @@ import type { EngineContext } from './context';
  * an unknown one does — 404 RESOURCE_NOT_FOUND — so that a key learns nothing of what others hold. Unknown ids
  * pass: the use case behind answers its own 404.
  */
-export function checkCartAccess(ctx: EngineContext, cartId: string, caller: Caller): void {
-  const row = ctx.carts.owner(cartId);
+export async function checkCartAccess(ctx: EngineContext, cartId: string, caller: Caller): Promise<void> {
+  const row = await ctx.store.repos.carts.owner(cartId);
   if (row && !usesCart(caller, row.owner)) throw new EngineError('RESOURCE_NOT_FOUND', { param: 'cartId' });
 }
 
-export function checkOrderAccess(ctx: EngineContext, orderId: string, caller: Caller): void {
-  const row = ctx.orders.owner(orderId);
+export async function checkOrderAccess(ctx: EngineContext, orderId: string, caller: Caller): Promise<void> {
+  const row = await ctx.store.repos.orders.owner(orderId);
   if (row && !seesOrder(caller, row.owner)) throw new EngineError('RESOURCE_NOT_FOUND', { param: 'orderId' });
 }
 
@@ -24,6 +24,6 @@ export function listedOwner(caller: Caller): string | undefined {
 }
 
 /** Whether the caller sees that order (a print job of another key's order is not found either). */
-export function seesOrderOf(ctx: EngineContext, orderId: string, caller: Caller): boolean {
-  return seesOrder(caller, ctx.orders.owner(orderId)?.owner ?? null);
+export async function seesOrderOf(ctx: EngineContext, orderId: string, caller: Caller): Promise<boolean> {
+  return seesOrder(caller, (await ctx.store.repos.orders.owner(orderId))?.owner ?? null);
 }

@@ -34,7 +34,7 @@ export async function placeOrder(
   const flight = `${apiKeyId}\n${key}`;
   if (ctx.inFlight.has(flight)) throw new EngineError('IDEMPOTENCY_KEY_IN_PROGRESS');
 
-  const start = beginCheckout(ctx, { apiKeyId, apiKeyScopes: apiKey.scopes, ...(apiKey.owner !== undefined && { apiKeyOwner: apiKey.owner }), idempotencyKey: key, body }, ctx.now());
+  const start = await beginCheckout(ctx, { apiKeyId, apiKeyScopes: apiKey.scopes, ...(apiKey.owner !== undefined && { apiKeyOwner: apiKey.owner }), idempotencyKey: key, body }, ctx.now());
   if (start.kind === 'replay') return replay(start.status, start.body);
 
   ctx.inFlight.add(flight);
@@ -42,7 +42,7 @@ export async function placeOrder(
     // the attempt is on the disk before any provider hears of it: a charge is never made that a restart cannot find
     if (chargeNeedsProvider(start.attempt.method)) await ctx.whenDurable();
     const outcome = await charge(ctx, start.attempt);
-    const settled = settleCheckout(ctx, start.attempt, outcome, ctx.now(), language);
+    const settled = await settleCheckout(ctx, start.attempt, outcome, ctx.now(), language);
     if (settled.refund !== undefined) await refundAttempt(ctx, settled.refund);
     if ('error' in settled) throw settled.error;
     return { order: settled.order, replayed: false };

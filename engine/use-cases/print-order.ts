@@ -2,13 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type { PaymentView } from '../contract/order';
 import type { PrintBody, PrintJob, PrintLanguage } from '../contract/printing';
 import { EngineError } from '../domain/errors';
-import { immediate } from '../store/db';
-import type { PrintJobRepo, PrintJobRow } from '../store/print-job-repo';
+import type { PrintJobRow } from '../store/print-job-repo';
+import type { Repos } from '../store/port';
 import type { EngineContext } from './context';
 
-/** What the printing use cases need besides the context: the jobs and the configured printers, first one the default. */
+/** What the printing use cases need besides the context: the configured printers, first one the default. */
 export interface Printing {
-  readonly jobs: PrintJobRepo;
   readonly printerIds: readonly string[];
   /** a job was queued: its printer's worker looks at once */
   readonly wake: (printer: string) => void;
@@ -20,27 +19,28 @@ export interface Printing {
  * The first job of a cash order that prints the receipt opens the drawer; a reprint never does.
  * `ifNotPrinted` answers the order's latest job instead when it already has one (`created: false`).
  */
-export function printOrder(ctx: EngineContext, printing: Printing, orderId: string, body: PrintBody, requestLanguage: PrintLanguage): { job: PrintJob; created: boolean } {
-  const result = immediate(ctx.db, () => {
-    const order = ctx.orders.get(orderId);
+export async function printOrder(ctx: EngineContext, printing: Printing, orderId: string, body: PrintBody, requestLanguage: PrintLanguage): Promise<{ job: PrintJob; created: boolean }> {
+  const result = await ctx.store.transaction(async (tx) => {
+    await tx.locks.order(orderId);
+    const order = await tx.orders.get(orderId);
     if (!order) throw new EngineError('RESOURCE_NOT_FOUND', { param: 'orderId' });
     if (order.status === 'cancelled') throw new EngineError('ORDER_NOT_PRINTABLE');
     const [first] = printing.printerIds;
     if (first === undefined) throw new EngineError('PRINTER_NOT_CONFIGURED');
     const printer = body.printer ?? first;
     if (!printing.printerIds.includes(printer)) throw new EngineError('INVALID_FIELD_VALUE', { param: 'printer', details: { printers: printing.printerIds } });
-    const latest = body.ifNotPrinted === true ? printing.jobs.latestOfOrder(orderId) : undefined;
+    const latest = body.ifNotPrinted === true ? await tx.printJobs.latestOfOrder(orderId) : undefined;
     if (latest) return { row: latest, created: false };
     const what = body.what ?? 'all';
     const cash = (JSON.parse(order.payment) as PaymentView).method === 'cash';
-    const row = printing.jobs.insert({
+    const row = await tx.printJobs.insert({
       id: `prj_${randomBytes(12).toString('base64url')}`,
       code: staffCode(),
       orderId,
       what,
       printer,
-      language: body.language ?? printing.jobs.languageOf(orderId) ?? requestLanguage,
-      openDrawer: what !== 'tickets' && cash && !printing.jobs.drawerOpened(orderId) ? 1 : 0,
+      language: body.language ?? (await tx.printJobs.languageOf(orderId)) ?? requestLanguage,
+      openDrawer: what !== 'tickets' && cash && !(await tx.printJobs.drawerOpened(orderId)) ? 1 : 0,
       createdAt: ctx.now(),
     });
     return { row, created: true };
@@ -68,13 +68,13 @@ export function printJobView(row: PrintJobRow): PrintJob {
 }
 
 /** GET /print-jobs: newest first, optionally of one order or in one state. */
-export function listPrintJobs(printing: Printing, query: { orderId?: string; state?: PrintJob['state']; limit?: string }): PrintJob[] {
+export async function listPrintJobs(jobs: Repos['printJobs'], query: { orderId?: string; state?: PrintJob['state']; limit?: string }): Promise<PrintJob[]> {
   const limit = query.limit === undefined ? 50 : Number(query.limit);
-  return printing.jobs.list({ ...(query.orderId !== undefined && { orderId: query.orderId }), ...(query.state !== undefined && { state: query.state }), limit }).map(printJobView);
+  return (await jobs.list({ ...(query.orderId !== undefined && { orderId: query.orderId }), ...(query.state !== undefined && { state: query.state }), limit })).map(printJobView);
 }
 
-export function readPrintJob(printing: Printing, jobId: string): PrintJob {
-  const row = printing.jobs.get(jobId);
+export async function readPrintJob(jobs: Repos['printJobs'], jobId: string): Promise<PrintJob> {
+  const row = await jobs.get(jobId);
   if (!row) throw new EngineError('RESOURCE_NOT_FOUND', { param: 'jobId' });
   return printJobView(row);
 }

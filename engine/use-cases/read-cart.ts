@@ -4,7 +4,7 @@ import { cartView } from './cart-view';
 import type { EngineContext } from './context';
 
 /** GET /carts/{id}: `currency` prices this answer only; the cart keeps its own currency. */
-export function readCart(ctx: EngineContext, cartId: string, currency: string | undefined): Cart {
+export async function readCart(ctx: EngineContext, cartId: string, currency: string | undefined): Promise<Cart> {
   const now = ctx.now();
-  return ctx.db.transaction(() => cartView(ctx, liveCart(ctx, cartId, now, false), now, currency, undefined, currency === undefined ? undefined : 'currency'))();
+  return ctx.store.transaction(async (tx) => cartView(tx, await liveCart(tx, cartId, now, false), now, currency, undefined, currency === undefined ? undefined : 'currency'), { readOnly: true });
 }

@@ -15,7 +15,7 @@ import { refundAttempt } from './refund-payment';
 export async function settleOpenAttempts(ctx: EngineContext, options: { olderThanMs?: number } = {}): Promise<{ orders: number; released: number; refunds: number; failed: number }> {
   const counts = { orders: 0, released: 0, refunds: 0, failed: 0 };
   const before = ctx.now() - (options.olderThanMs ?? 0);
-  for (const attempt of ctx.checkout.openAttempts()) {
+  for (const attempt of await ctx.store.repos.checkout.openAttempts()) {
     // A request still running in this process settles its own attempt (it is bounded by the deadline).
     if (attempt.createdAt > before || ctx.inFlight.has(`${attempt.apiKeyId}\n${attempt.idempotencyKey}`)) continue;
     try {
@@ -34,7 +34,7 @@ async function settleOne(ctx: EngineContext, attempt: AttemptRow, counts: { orde
     return;
   }
   const outcome = chargeNeedsProvider(attempt.method) ? await askProvider(ctx, attempt.id) : { status: 'approved' as const };
-  const settled = settleCheckout(ctx, attempt, outcome, ctx.now());
+  const settled = await settleCheckout(ctx, attempt, outcome, ctx.now());
   if (settled.refund !== undefined) await refundAttempt(ctx, settled.refund);
   if ('order' in settled) counts.orders += 1;
   else counts.released += 1;

@@ -1,7 +1,7 @@
 import { refundNeedsProvider } from '../domain/payment-attempt';
 import type { PaymentView } from '../contract/order';
-import { immediate } from '../store/db';
 import type { EngineContext } from './context';
+import type { Tx } from '../store/port';
 
 /**
  * Gives back the money of an attempt in `refunding`. A card refund is asked of the provider (idempotent per
@@ -10,7 +10,7 @@ import type { EngineContext } from './context';
  * not, the attempt stays `refunding` and the sweeper and the next start ask again.
  */
 export async function refundAttempt(ctx: EngineContext, attemptId: string): Promise<boolean> {
-  const attempt = ctx.checkout.attempt(attemptId);
+  const attempt = await ctx.store.repos.checkout.attempt(attemptId);
   if (attempt?.state !== 'refunding') return attempt?.state === 'refunded';
   if (refundNeedsProvider(attempt.method)) {
     try {
@@ -21,17 +21,18 @@ export async function refundAttempt(ctx: EngineContext, attemptId: string): Prom
       return false; // no confirmation (deadline, lost answer): still refunding, asked again by the sweeper
     }
   }
-  immediate(ctx.db, () => confirmRefund(ctx, attemptId, ctx.now()));
+  await ctx.store.transaction(async (tx) => confirmRefund(tx, attemptId, ctx.now()));
   return true;
 }
 
 /** The refund is confirmed: the attempt is refunded, and so is its order's payment. In the caller's transaction. */
-export function confirmRefund(ctx: EngineContext, attemptId: string, now: number): void {
-  const attempt = ctx.checkout.attempt(attemptId);
+export async function confirmRefund(tx: Tx, attemptId: string, now: number): Promise<void> {
+  await tx.locks.attempt(attemptId);
+  const attempt = await tx.checkout.attempt(attemptId);
   if (attempt?.state !== 'refunding') return;
-  ctx.checkout.move(attemptId, { type: 'refund_confirmed' });
-  const order = attempt.orderId === null ? undefined : ctx.orders.get(attempt.orderId);
+  await tx.checkout.move(attemptId, { type: 'refund_confirmed' });
+  const order = attempt.orderId === null ? undefined : await tx.orders.get(attempt.orderId);
   if (!order) return;
   const payment: PaymentView = { ...(JSON.parse(order.payment) as PaymentView), status: 'refunded', refundedAt: new Date(now).toISOString() };
-  ctx.orders.setPayment(order.id, payment);
+  await tx.orders.setPayment(order.id, payment);
 }

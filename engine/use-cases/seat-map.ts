@@ -2,11 +2,10 @@ import { EngineError } from '../domain/errors';
 import type { InventoryView } from '../contract/catalog';
 import type { NameLanguage } from '../domain/names';
 import type { PriceContext } from '../domain/pricing';
-import type { Db } from '../store/db';
-import { immediate } from '../store/db';
-import { createStockRepo, type StockRepo, type StockVersions } from '../store/stock-repo';
+import type { Repos, Store, Tx } from '../store/port';
+import type { StockVersions } from '../store/stock-repo';
 import { fullGc } from './full-gc';
-import { occurrenceInventory } from './catalog';
+import { inventoryIn } from './catalog';
 import type { EngineContext } from './context';
 import { locationOf, priceContextFor } from './price-context';
 
@@ -59,14 +58,15 @@ export type InventorySerializer = (payload: { data: InventoryView }) => string;
  */
 const MAX_FRAMES = 16;
 const MAX_SEATS = 250_000;
-interface Cache { readonly stock: StockRepo; readonly frames: Map<string, Frame> }
-const caches = new WeakMap<Db, Cache>();
+type StockRepo = Repos['stock'];
+interface Cache { readonly frames: Map<string, Frame> }
+const caches = new WeakMap<Store, Cache>();
 
-export function seatMapCache(db: Db): Cache {
-  let cache = caches.get(db);
+function seatMapCache(store: Store): Cache {
+  let cache = caches.get(store);
   if (!cache) {
-    cache = { stock: createStockRepo(db), frames: new Map() };
-    caches.set(db, cache);
+    cache = { frames: new Map() };
+    caches.set(store, cache);
   }
   return cache;
 }
@@ -86,28 +86,29 @@ const COLLECT_AFTER_SEATS = 20_000;
  * arena's 9 MB answer as one string (and one Buffer) per request would be old-generation garbage that swells
  * the heap.
  */
-export function inventoryJson(
+export async function inventoryJson(
   ctx: EngineContext, serialize: InventorySerializer, occurrenceId: string, currency: string | undefined, language: NameLanguage,
-): string | Iterable<string> {
+): Promise<string | Iterable<string>> {
   const now = ctx.now();
-  const { stock, frames } = seatMapCache(ctx.db);
+  const { frames } = seatMapCache(ctx.store);
   // The numbers are read inside the write transaction (timed-out carts are released first); the text is
   // stitched after it commits, so a big seat map holds the write lock only for its one query.
   let built = false;
-  const [frame, live] = immediate(ctx.db, (): [Frame, Float64Array] => {
-    const occurrence = ctx.catalog.occurrence(occurrenceId);
+  const [frame, live] = await ctx.store.transaction(async (tx): Promise<[Frame, Float64Array]> => {
+    const occurrence = await tx.catalog.occurrence(occurrenceId);
     if (!occurrence) throw new EngineError('RESOURCE_NOT_FOUND', { param: 'occurrenceId' });
-    const context = priceContextFor(ctx, locationOf(ctx, occurrence.locationId), currency, now);
-    ctx.carts.releaseExpired(now);
-    ctx.allocations.lapse(now);
-    const versions = stock.versions();
+    const context = await priceContextFor(tx, await locationOf(tx, occurrence.locationId), currency, now);
+    await tx.carts.releaseExpired(now);
+    await tx.allocations.lapse(now);
+    const stock = tx.stock;
+    const versions = await stock.versions();
     const key = `${occurrenceId}\n${language}\n${contextKey(context)}`;
     let frame = frames.get(key);
     // A frame of an older catalog is rebuilt (and every other frame is of that older catalog too).
     if (frame && frame.catalog !== versions.catalog) frames.clear();
-    if (frame?.catalog === versions.catalog) refresh(frame, stock, occurrenceId, versions.stock);
+    if (frame?.catalog === versions.catalog) await refresh(frame, stock, occurrenceId, versions.stock);
     else {
-      frame = buildFrame(ctx, serialize, stock, occurrenceId, currency, language, versions);
+      frame = await buildFrame(ctx, tx, serialize, occurrenceId, currency, language, versions, now);
       built = true;
     }
     frames.delete(key);
@@ -131,13 +132,13 @@ export function inventoryJson(
 }
 
 /** Brings a frame's numbers up to stock counter `clock`, reading only what changed where that is cheaper. */
-function refresh(frame: Frame, stock: StockRepo, occurrenceId: string, clock: number): void {
+async function refresh(frame: Frame, stock: StockRepo, occurrenceId: string, clock: number): Promise<void> {
   const { live, slots } = frame;
   if (live.seen === clock) return;
   // each change moves the counter by one, so at most clock − seen rows changed
   const few = clock - live.seen <= Math.max(64, live.numbers.length / 16);
-  if (!(few && slots && placeChanges(live.numbers, slots, stock.changedPlaces(occurrenceId, live.seen)))) {
-    live.numbers = stock.live(occurrenceId, live.numbers);
+  if (!(few && slots && placeChanges(live.numbers, slots, await stock.changedPlaces(occurrenceId, live.seen)))) {
+    live.numbers = await stock.live(occurrenceId, live.numbers);
   }
   live.seen = clock;
 }
@@ -202,11 +203,12 @@ const HOLE = /(?<="available":)-7(?=[,}])|(?<="held":)-8(?=[,}])/g;
  * Serializes the view once, with stand-ins for every item's numbers, through the route's serializer — so the
  * member order and escaping are exactly the serializer's — and cuts the text at the stand-ins.
  */
-function buildFrame(
-  ctx: EngineContext, serialize: InventorySerializer, stock: StockRepo, occurrenceId: string, currency: string | undefined, language: NameLanguage, versions: StockVersions,
-): Frame {
-  const view = occurrenceInventory(ctx, occurrenceId, currency, language);
-  const rowOf = new Map(stock.ids(occurrenceId).map((id, row) => [id, row]));
+async function buildFrame(
+  ctx: EngineContext, tx: Tx, serialize: InventorySerializer, occurrenceId: string, currency: string | undefined, language: NameLanguage, versions: StockVersions, now: number,
+): Promise<Frame> {
+  const stock = tx.stock;
+  const view = await inventoryIn(ctx, tx, occurrenceId, currency, language, now);
+  const rowOf = new Map((await stock.ids(occurrenceId)).map((id, row) => [id, row]));
   const rows: number[] = [];
   const areas = view.areas.map((area) => ({
     ...area,
@@ -223,8 +225,8 @@ function buildFrame(
   if (!inOrder) throw new Error('the inventory serializer does not write available before held for each item');
   const cuts = new Uint32Array(parts.length + 1);
   for (let i = 0; i < parts.length; i++) cuts[i + 1] = (cuts[i] ?? 0) + (parts[i]?.length ?? 0);
-  const places = stock.places(occurrenceId);
-  const numbers = stock.live(occurrenceId);
+  const places = await stock.places(occurrenceId);
+  const numbers = await stock.live(occurrenceId);
   if (numbers.length !== 2 * places.length) throw new Error(`the live numbers of ${occurrenceId} do not match its items`);
   return {
     catalog: versions.catalog,

@@ -1,6 +1,6 @@
 import type { OrdersSummary, OrdersSummaryQuery } from '../contract/order-summary';
 import { EngineError } from '../domain/errors';
-import type { OrderSummaryRepo } from '../store/order-summary-repo';
+import type { Repos } from '../store/port';
 
 /**
  * GET /orders/summary: the orders made from `from` (included) to `to` (excluded), added up per currency —
@@ -8,14 +8,14 @@ import type { OrderSummaryRepo } from '../store/order-summary-repo';
  * and `total` (it was sold in the window) and again in `cancelled`; `net` is what stays sold. `owner`: only
  * that owner's orders (a key without orders:any sees its own, as GET /orders lists them); undefined: every order.
  */
-export function summarizeOrders(summaries: OrderSummaryRepo, query: OrdersSummaryQuery, owner?: string): OrdersSummary {
+export async function summarizeOrders(summaries: Repos['orderSummaries'], query: OrdersSummaryQuery, owner?: string): Promise<OrdersSummary> {
   const from = Date.parse(query.from);
   const to = Date.parse(query.to);
   if (!(to > from)) throw new EngineError('INVALID_FIELD_VALUE', { param: 'to', details: { location: 'querystring', reason: 'empty_range' } });
   return {
     from: new Date(from).toISOString(),
     to: new Date(to).toISOString(),
-    currencies: summaries.between(from, to, owner).map((row) => ({
+    currencies: (await summaries.between(from, to, owner)).map((row) => ({
       currency: row.currency,
       orders: row.orders,
       total: { amount: row.total, currency: row.currency },

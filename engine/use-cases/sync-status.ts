@@ -1,5 +1,4 @@
 import { EngineError } from '../domain/errors';
-import { immediate } from '../store/db';
 import type { OutboxRow } from '../store/outbox-repo';
 import type { SyncStatus } from '../sync/worker';
 import type { EngineContext } from './context';
@@ -23,9 +22,9 @@ export const RATE_WINDOW_MS = 60_000;
 export function syncStatus(ctx: EngineContext, worker: SyncSource | undefined, inbox = true) {
   const live = worker?.status();
   const now = ctx.now();
-  const waiting = ctx.outbox.waiting();
-  const oldest = ctx.outbox.oldestWaiting();
-  const recent = ctx.outbox.deliveredSince(now - RATE_WINDOW_MS);
+  const waiting = await tx.outbox.waiting();
+  const oldest = await tx.outbox.oldestWaiting();
+  const recent = await tx.outbox.deliveredSince(now - RATE_WINDOW_MS);
   // Entries per second since the first delivery of the window (at least a second): a backlog that began
   // draining a moment ago shows its real pace, not a minute's average.
   const rate = recent.n === 0 || recent.first === null ? 0 : recent.n / Math.max(1, (now - recent.first) / 1000);
@@ -40,33 +39,33 @@ export function syncStatus(ctx: EngineContext, worker: SyncSource | undefined, i
     oldestWaitingSeconds: oldest === undefined ? null : Math.max(0, Math.floor((now - oldest) / 1000)),
     deliveryRate: Math.round(rate * 10) / 10,
     estimatedSecondsLeft: waiting === 0 ? 0 : rate > 0 ? Math.ceil(waiting / rate) : null,
-    conflicts: inbox ? ctx.outbox.conflicts().map(conflictView) : [],
+    conflicts: inbox ? await tx.outbox.conflicts().map(conflictView) : [],
     holdings: inbox ? holdingRows(ctx) : [],
   };
 }
 
 export function retryConflict(ctx: EngineContext, id: number) {
-  return immediate(ctx.db, () => {
-    if (!ctx.outbox.requeue(id)) throw notAConflict(ctx, id);
+  return await ctx.store.transaction(async (tx) => {
+    if (!await tx.outbox.requeue(id)) throw notAConflict(ctx, id);
     return entryView(ctx, id);
   });
 }
 
 export function resolveConflict(ctx: EngineContext, id: number, note: string) {
-  return immediate(ctx.db, () => {
-    if (!ctx.outbox.resolve(id, note)) throw notAConflict(ctx, id);
+  return await ctx.store.transaction(async (tx) => {
+    if (!await tx.outbox.resolve(id, note)) throw notAConflict(ctx, id);
     return entryView(ctx, id);
   });
 }
 
 function notAConflict(ctx: EngineContext, id: number): EngineError {
-  const entry = ctx.outbox.get(id);
+  const entry = await tx.outbox.get(id);
   if (!entry) return new EngineError('RESOURCE_NOT_FOUND', { param: 'id' });
   return new EngineError('INVALID_FIELD_VALUE', { param: 'id', details: { reason: 'not_in_conflict', state: entry.state } });
 }
 
 function entryView(ctx: EngineContext, id: number) {
-  const entry = ctx.outbox.get(id);
+  const entry = await tx.outbox.get(id);
   if (!entry) throw new EngineError('RESOURCE_NOT_FOUND', { param: 'id' });
   return { ...conflictView(entry), state: entry.state, resolvedNote: entry.resolvedNote };
 }

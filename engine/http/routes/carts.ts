@@ -19,32 +19,32 @@ export const cartRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext; allocat
     const hold = await allocator()?.beforeCart(request.body);
     let cart;
     try {
-      cart = createCart(ctx, request.body, request.caller);
+      cart = await createCart(ctx, request.body, request.caller);
     } catch (error) {
       await hold?.release();
       throw error;
     }
     hold?.attach(cart.id);
-    return reply.code(201).send({ data: localizeCart(ctx, cart, pickLanguage(request.headers['accept-language'])) });
+    return reply.code(201).send({ data: await localizeCart(ctx, cart, pickLanguage(request.headers['accept-language'])) });
   });
 
   app.get(
     '/carts/:cartId',
     { config, schema: { tags, summary: 'Read a cart', params: CartParams, querystring: CurrencyQuery, response: replies(200, Cart) } },
-    async (request) => ({ data: localizeCart(ctx, readCart(ctx, request.params.cartId, request.query.currency), pickLanguage(request.headers['accept-language'])) }),
+    async (request) => ({ data: await localizeCart(ctx, await readCart(ctx, request.params.cartId, request.query.currency), pickLanguage(request.headers['accept-language'])) }),
   );
 
   app.patch(
     '/carts/:cartId',
     { config, schema: { tags, summary: "Switch the cart's currency", params: CartParams, body: SwitchCurrencyBody, response: replies(200, Cart) } },
-    async (request) => ({ data: localizeCart(ctx, switchCurrency(ctx, request.params.cartId, request.body.currency), pickLanguage(request.headers['accept-language'])) }),
+    async (request) => ({ data: await localizeCart(ctx, await switchCurrency(ctx, request.params.cartId, request.body.currency), pickLanguage(request.headers['accept-language'])) }),
   );
 
   app.delete(
     '/carts/:cartId',
     { config, schema: { tags, summary: 'Release the hold', params: CartParams, response: { 204: { type: 'null', description: 'Released' }, '4xx': ErrorBody, '5xx': ErrorBody } } },
     async (request, reply) => {
-      deleteCart(ctx, request.params.cartId);
+      await deleteCart(ctx, request.params.cartId);
       await allocator()?.afterCartReleased(request.params.cartId);
       return reply.code(204).send(null);
     },

@@ -55,7 +55,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = 
     },
     async (request) => {
       const scopes = request.apiKeyScopes ?? [];
-      return { data: exportCatalog(ctx, { withVouchers: VOUCHER_READERS.some((scope) => grants(scopes, scope)) }) };
+      return { data: await exportCatalog(ctx, { withVouchers: VOUCHER_READERS.some((scope) => grants(scopes, scope)) }) };
     },
   );
 
@@ -64,11 +64,11 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = 
   const named = { description: 'Names are answered in the Accept-Language (en, de, fr) where the catalog translates them.' };
 
   app.get('/locations', { config: read, schema: { tags, summary: 'List locations with their currencies and time zones', ...named, response: replies(200, Type.Array(LocationView)) } }, async (request) => ({
-    data: listLocations(ctx, pickLanguage(request.headers['accept-language'])),
+    data: await listLocations(ctx, pickLanguage(request.headers['accept-language'])),
   }));
 
   app.get('/events', { config: read, schema: { tags, summary: 'List events with their occurrences', ...named, response: replies(200, Type.Array(EventView)) } }, async (request) => ({
-    data: listEvents(ctx, pickLanguage(request.headers['accept-language'])),
+    data: await listEvents(ctx, pickLanguage(request.headers['accept-language'])),
   }));
 
   // Reply: the answer is JSON text (see below); the schema still documents it and types the rest.
@@ -94,9 +94,9 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = 
       // A terminal of a hub shows what it can sell (its hand, and online what the venue has left): not a
       // column of its own database, so its (small, terminal-sized) seat maps take the plain view.
       if (ctx.syncing && ctx.terminal.sellsFromHoldings) {
-        return reply.type('application/json; charset=utf-8').send(serialize({ data: occurrenceInventory(ctx, request.params.occurrenceId, request.query.currency, language) }));
+        return reply.type('application/json; charset=utf-8').send(serialize({ data: await occurrenceInventory(ctx, request.params.occurrenceId, request.query.currency, language) }));
       }
-      const json = inventoryJson(ctx, serialize, request.params.occurrenceId, request.query.currency, language);
+      const json = await inventoryJson(ctx, serialize, request.params.occurrenceId, request.query.currency, language);
       return reply.type('application/json; charset=utf-8').send(typeof json === 'string' ? json : Readable.from(json, { objectMode: false }));
     },
   );
@@ -118,6 +118,6 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = 
       },
     },
     async (request, reply) =>
-      reply.type('application/json; charset=utf-8').send(occurrenceAvailabilityJson(ctx, request.params.occurrenceId, request.query.since)),
+      reply.type('application/json; charset=utf-8').send(await occurrenceAvailabilityJson(ctx, request.params.occurrenceId, request.query.since)),
   );
 };

@@ -16,7 +16,7 @@ export const holdingRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext; allo
     return holdingsView(ctx, running ? { mode: running.mode(), online: running.online() } : { mode: 'standalone', online: false });
   };
   app.get('/sync/holdings', { config, schema: { tags, summary: 'What this terminal holds from its hub, per inventory item', response: replies(200, Holdings) } }, async () => ({
-    data: view(),
+    data: await view(),
   }));
   app.post(
     '/sync/holdings/give-back',

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { replies } from '../../contract/common';
 import { OrdersSummary, OrdersSummaryQuery } from '../../contract/order-summary';
-import { createOrderSummaryRepo } from '../../store/order-summary-repo';
 import type { EngineContext } from '../../use-cases/context';
 import { listedOwner } from '../../use-cases/ownership';
 import { summarizeOrders } from '../../use-cases/summarize-orders';
@@ -9,7 +8,7 @@ import { callerOf } from '../auth';
 
 /** GET /orders/summary (scope orders:read): the box office's totals of today's sales, per currency. */
 export const orderSummaryRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = async (app, { ctx }) => {
-  const summaries = createOrderSummaryRepo(ctx.db);
+  const summaries = ctx.store.repos.orderSummaries;
   app.get(
     '/orders/summary',
     {
@@ -22,6 +21,6 @@ export const orderSummaryRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext 
       },
     },
     // a key without orders:any adds up its own orders only, as GET /orders lists them
-    async (request) => ({ data: summarizeOrders(summaries, request.query, listedOwner(callerOf(request))) }),
+    async (request) => ({ data: await summarizeOrders(summaries, request.query, listedOwner(callerOf(request))) }),
   );
 };

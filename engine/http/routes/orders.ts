@@ -6,10 +6,9 @@ import { listOrders } from '../../use-cases/list-orders';
 import { placeOrder } from '../../use-cases/place-order';
 import { sendError } from '../error-handler';
 import { pickLanguage } from '../i18n';
-import { orderLanguage } from '../../use-cases/order-language';
 import { ErrorBody, replies } from '../../contract/common';
 import { Order, OrderParams, OrdersPage, OrdersQuery, PlaceOrderBody } from '../../contract/order';
-import { localizeOrder } from '../../use-cases/localize';
+import { localizeOrder, localizeOrders } from '../../use-cases/localize';
 import { listedOwner } from '../../use-cases/ownership';
 import { callerOf } from '../auth';
 
@@ -36,8 +35,8 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = as
       if (result.replayed) reply.header('idempotent-replayed', 'true');
       if ('error' in result) return sendError(reply, result.error);
       // A replay answers the original body: in the language of the checkout that made the order, not the replay's.
-      const answer = (result.replayed ? orderLanguage(ctx.db, result.order.id) : undefined) ?? language;
-      return reply.code(201).send({ data: localizeOrder(ctx, result.order, answer) });
+      const answer = (result.replayed ? await ctx.store.repos.orderLanguages.language(result.order.id) : undefined) ?? language;
+      return reply.code(201).send({ data: await localizeOrder(ctx, result.order, answer) });
     },
   );
 
@@ -46,20 +45,20 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = as
     { config: read, schema: { tags, summary: 'List orders, newest first, or find the order of a ticket', querystring: OrdersQuery, response: { 200: OrdersPage, '4xx': ErrorBody } } },
     async (request) => {
       // a key without orders:any lists (and finds by ticket code) its own orders only
-      const page = listOrders(ctx, request.query, listedOwner(callerOf(request)));
+      const page = await listOrders(ctx, request.query, listedOwner(callerOf(request)));
       const language = pickLanguage(request.headers['accept-language']);
-      return { ...page, data: page.data.map((order) => localizeOrder(ctx, order, language)) };
+      return { ...page, data: await localizeOrders(ctx, page.data, language) };
     },
   );
 
   // another key's order is not found (http/ownership.ts checks every route with an orderId)
   app.get('/orders/:orderId', { config: readOwn, schema: { tags, summary: 'Read an order', params: OrderParams, response: replies(200, Order) } }, async (request) => ({
-    data: localizeOrder(ctx, readOrder(ctx, request.params.orderId), pickLanguage(request.headers['accept-language'])),
+    data: await localizeOrder(ctx, await readOrder(ctx, request.params.orderId), pickLanguage(request.headers['accept-language'])),
   }));
 
   app.post(
     '/orders/:orderId/cancel',
     { config: write, schema: { tags, summary: 'Cancel an order: seats back on sale, payment refunded', params: OrderParams, response: replies(200, Order) } },
-    async (request) => ({ data: localizeOrder(ctx, await cancelOrder(ctx, request.params.orderId), pickLanguage(request.headers['accept-language'])) }),
+    async (request) => ({ data: await localizeOrder(ctx, await cancelOrder(ctx, request.params.orderId), pickLanguage(request.headers['accept-language'])) }),
   );
 };

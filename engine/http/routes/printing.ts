@@ -22,7 +22,7 @@ const readOwn = { scope: ['orders:read', 'orders:checkout'] } as const;
 export interface PrintingRoutesOptions {
   readonly ctx: EngineContext;
   readonly printing: Printing;
-  readonly printers: () => Printer[];
+  readonly printers: () => Promise<Printer[]>;
   /** the zone dates print in */
   readonly timeZone: string;
 }
@@ -45,7 +45,7 @@ export const printingRoutes: FastifyPluginAsyncTypebox<PrintingRoutesOptions> = 
       },
     },
     async (request, reply) => {
-      const { job, created } = printOrder(ctx, printing, request.params.orderId, request.body, pickLanguage(request.headers['accept-language']));
+      const { job, created } = await printOrder(ctx, printing, request.params.orderId, request.body, pickLanguage(request.headers['accept-language']));
       return reply.code(created ? 202 : 200).send({ data: job });
     },
   );
@@ -53,19 +53,19 @@ export const printingRoutes: FastifyPluginAsyncTypebox<PrintingRoutesOptions> = 
   app.get(
     '/print-jobs',
     { config: read, schema: { tags, summary: 'Print jobs, newest first, with their state', querystring: PrintJobsQuery, response: { 200: Type.Object({ data: Type.Array(PrintJob) }), '4xx': ErrorBody } } },
-    async (request) => ({ data: listPrintJobs(printing, request.query) }),
+    async (request) => ({ data: await listPrintJobs(ctx.store.repos.printJobs, request.query) }),
   );
 
   app.get('/print-jobs/:jobId', { config: readOwn, schema: { tags, summary: 'One print job', params: PrintJobParams, response: replies(200, PrintJob) } }, async (request) => {
-    const job = readPrintJob(printing, request.params.jobId);
+    const job = await readPrintJob(ctx.store.repos.printJobs, request.params.jobId);
     // a job of another key's order is not found, as the order is not
     const caller = request.caller;
-    if (caller && !seesOrderOf(ctx, job.orderId, caller)) throw new EngineError('RESOURCE_NOT_FOUND', { param: 'jobId' });
+    if (caller && !(await seesOrderOf(ctx, job.orderId, caller))) throw new EngineError('RESOURCE_NOT_FOUND', { param: 'jobId' });
     return { data: job };
   });
 
   app.get('/printers', { config: readOwn, schema: { tags, summary: 'The configured printers: ready, down (and why) or not tried yet', response: { 200: Type.Object({ data: Type.Array(Printer) }) } } }, async () => ({
-    data: printers(),
+    data: await printers(),
   }));
 
   app.get(
@@ -82,10 +82,10 @@ export const printingRoutes: FastifyPluginAsyncTypebox<PrintingRoutesOptions> = 
       },
     },
     async (request, reply) => {
-      const sold = readOrder(ctx, request.params.orderId);
+      const sold = await readOrder(ctx, request.params.orderId);
       if (sold.status === 'cancelled') throw new EngineError('ORDER_NOT_PRINTABLE');
-      const language = printing.jobs.languageOf(sold.id) ?? pickLanguage(request.headers['accept-language']);
-      const order = localizeOrder(ctx, sold, language);
+      const language = (await ctx.store.repos.printJobs.languageOf(sold.id)) ?? pickLanguage(request.headers['accept-language']);
+      const order = await localizeOrder(ctx, sold, language);
       const size = request.query.size ?? 'a4';
       const pdf = await ticketsPdf(ticketSlips(order, { language, timeZone }), size, { title: `${order.event?.name ?? 'Kassa'} — ${order.id}`, createdAt: new Date(order.createdAt) });
       return reply

@@ -2,7 +2,6 @@ import { EngineError } from '../../domain/errors';
 import type { AddExtrasBody, Cart, CreateCartBody } from '../../contract/cart';
 import type { ReservationRequest, UpsertBasketBody } from '../../contract/v1';
 import type { BasketRepo } from '../../store/basket-repo';
-import { immediate } from '../../store/db';
 import { addExtras } from '../add-extras';
 import { liveCart } from '../cart-access';
 import { cartView } from '../cart-view';
@@ -76,7 +75,7 @@ export function planBasket(reservations: readonly ReservationRequest[], probe: C
 
 export function upsertBasket(legacy: LegacyContext, channelId: string, body: UpsertBasketBody): Cart {
   const { ctx, baskets } = legacy;
-  return immediate(ctx.db, () => {
+  return await ctx.store.transaction(async (tx) => {
     const plan = planBasket(body.reservations, probeOf(ctx));
     const cartId = baskets.cartOf(channelId, body.reference);
     const current = cartId === undefined ? undefined : stillHeld(ctx, cartId);
@@ -117,8 +116,8 @@ function cartIdOf({ baskets }: LegacyContext, channelId: string, reference: stri
 
 function probeOf(ctx: EngineContext): CatalogProbe {
   return (occurrenceId, inventoryItemId, priceOptionId) => {
-    const option = ctx.catalog.priceOptions(occurrenceId, [priceOptionId]).get(priceOptionId);
-    return option !== undefined && ctx.catalog.inventory(occurrenceId, [inventoryItemId]).get(inventoryItemId)?.areaId === option.areaId;
+    const option = await tx.catalog.priceOptions(occurrenceId, [priceOptionId]).get(priceOptionId);
+    return option !== undefined && await tx.catalog.inventory(occurrenceId, [inventoryItemId]).get(inventoryItemId)?.areaId === option.areaId;
   };
 }
 
@@ -126,7 +125,7 @@ function probeOf(ctx: EngineContext): CatalogProbe {
 function stillHeld(ctx: EngineContext, cartId: string): Cart | undefined {
   const now = ctx.now();
   try {
-    return cartView(ctx, liveCart(ctx, cartId, now), now);
+    return cartView(tx, await liveCart(tx, cartId, now), now);
   } catch (error) {
     if (error instanceof EngineError && (error.code === 'CART_EXPIRED' || error.code === 'RESOURCE_NOT_FOUND')) return undefined;
     throw error;
