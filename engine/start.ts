@@ -11,10 +11,9 @@ import { inFlight } from './http/in-flight';
 import { API_KEY_HEADER } from './http/auth';
 import { CatalogDocument } from './contract/catalog';
 import type { UiConfig } from './http/routes/ui';
-import { immediate, openDatabase } from './store/db';
-import { groupCommit } from './store/durability';
-import { createKeyRepo, type KeyRepo } from './store/key-repo';
-import { createBasketRepo } from './store/basket-repo';
+import { openDatabase } from './store/db';
+import { createSqliteStore } from './store/sqlite-store';
+import type { Repos } from './store/port';
 import { createChannelRepo, loadMasterKey } from './store/channel-repo';
 import { importCatalog } from './use-cases/catalog';
 import { createContext } from './use-cases/context';
@@ -27,7 +26,6 @@ import type { Backoff } from './printing/backoff';
 import { parsePrinter, PrinterUrlError } from './printing/printers';
 import { startPrintQueue, type PrintQueue } from './printing/queue';
 import type { TcpTimeouts } from './printing/tcp';
-import { createPrintJobRepo } from './store/print-job-repo';
 import type { AllocationCap } from './domain/allocations';
 import { ROLE_SCOPES } from './domain/scopes';
 import { staffPinHash } from './staff/pin-source';
@@ -125,21 +123,19 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   const logger = options.logger ?? pino({ redact: [...LOG_REDACTIONS] });
   const db = openDatabase(options.dataDir, options.migrationsDir);
   // before anything else writes: from here on commits wait for the disk in groups (store/durability.ts)
-  const durability = groupCommit(db);
+  const store = createSqliteStore(db);
   let printQueue: PrintQueue | undefined;
   try {
     const now = options.now ?? Date.now;
     let baseUrl = '';
-    const simulator = createSimulator(db, { baseUrl: () => baseUrl, now, answerDelayMs: options.paymentAnswerDelayMs, hangMs: options.paymentHangMs });
+    const simulator = createSimulator(store, { baseUrl: () => baseUrl, now, answerDelayMs: options.paymentAnswerDelayMs, hangMs: options.paymentHangMs });
     const deadlineMs = options.paymentDeadlineMs ?? DEFAULT_PROVIDER_DEADLINE_MS;
     const payments = withDeadline(simulator.provider, deadlineMs);
-    const ctx = createContext(db, {
-      holdSeconds: options.holdSeconds ?? 900, now, payments, syncing: options.upstream !== undefined, whenDurable: durability.whenDurable,
-    });
+    const ctx = createContext(store, { holdSeconds: options.holdSeconds ?? 900, now, payments, syncing: options.upstream !== undefined });
     let worker: SyncWorker | undefined;
     let allocator: Allocator | undefined;
-    if (options.catalogFile !== undefined) importCatalog(ctx, readCatalogFile(options.catalogFile));
-    else if (options.demo !== false && await tx.catalog.locations().length === 0) importCatalog(ctx, demoCatalog());
+    if (options.catalogFile !== undefined) await importCatalog(ctx, readCatalogFile(options.catalogFile));
+    else if (options.demo !== false && (await store.repos.catalog.locations()).length === 0) await importCatalog(ctx, demoCatalog());
     // Before taking requests: what a crash left between the provider's answer and the order's commit.
     const settled = await settleOpenAttempts(ctx);
     if (settled.orders + settled.released + settled.refunds + settled.failed > 0) logger.warn(settled, 'payment attempts left open by a crash');
@@ -147,10 +143,9 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     const printers = (options.printers ?? []).map(parsePrinter);
     if (new Set(printers.map((printer) => printer.id)).size !== printers.length) throw new PrinterUrlError('the same printer is configured twice');
     if (!options.systemPrint && printers.some((printer) => printer.kind === 'system')) throw new PrinterUrlError('system: printers print from the desktop app only');
-    const printJobs = createPrintJobRepo(db);
     const timeZone = options.printTimeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
 
-    printQueue = startPrintQueue(ctx, printJobs, {
+    printQueue = await startPrintQueue(ctx, {
       printers,
       systemPrint: options.systemPrint,
       timeZone,
@@ -161,15 +156,15 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     });
     const queue = printQueue;
 
-    const keys = createKeyRepo(db);
-    const staffPin = staffPinHash(db, options.dataDir, options.staffPinHash, now());
-    const ui = uiFor(options.uiDir, keys, simulator.provider.testTokens);
+    const keys = store.repos.keys;
+    const staffPin = await staffPinHash(store.repos.staffPins, options.dataDir, options.staffPinHash, now());
+    const ui = await uiFor(options.uiDir, keys, simulator.provider.testTokens);
     const work = inFlight();
     const app = await buildApp({
       ctx,
       inFlight: work,
       keys,
-      legacy: { channels: createChannelRepo(db, loadMasterKey(options.dataDir)), baskets: createBasketRepo(db) },
+      legacy: { channels: createChannelRepo(db, loadMasterKey(options.dataDir)) },
       ...(ui && { ui }),
       simulator,
       sync: () => worker,
@@ -178,7 +173,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       rateLimit: options.rateLimit ?? 50,
       allowedHosts: options.allowedHosts ?? [],
       printing: {
-        printing: { jobs: printJobs, printerIds: printers.map((printer) => printer.id), wake: (printer) => queue.wake(printer) },
+        printing: { printerIds: printers.map((printer) => printer.id), wake: (printer) => queue.wake(printer) },
         printers: () => queue.status(),
         timeZone,
       },
@@ -189,7 +184,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     });
     const host = options.host ?? '127.0.0.1';
     // what the start wrote (settled attempts, the UI's key) is on the disk before the first request
-    await durability.whenDurable();
+    await store.whenDurable();
     await app.listen({ port: options.port ?? 8787, host });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
@@ -197,13 +192,15 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     baseUrl = url;
 
     let settling = false;
-    const sweep = () => {
-      immediate(db, () => {
+    const tidy = () =>
+      store.transaction(async (tx) => {
         await tx.carts.releaseExpired(ctx.now());
         await tx.allocations.lapse(ctx.now());
         await tx.allocations.purgeRequests(ctx.now() - 24 * 3600 * 1000);
         await tx.checkout.purgeKeys(ctx.now());
       });
+    const sweep = () => {
+      tidy().catch((error: unknown) => logger.error({ err: error }, 'tidying timed-out holds failed'));
       // A payment whose provider never answered must not lock its cart: once the deadline has passed, the
       // provider is asked about the attempt's reference; an unconfirmed refund is asked again.
       if (settling) return;
@@ -220,8 +217,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     };
     const sweeper = setInterval(sweep, options.sweepIntervalMs ?? 30_000);
     if (options.upstream) {
-      worker = startSyncWorker(ctx, options.upstream, logger);
-      allocator = startAllocator(
+      worker = await startSyncWorker(ctx, options.upstream, logger);
+      allocator = await startAllocator(
         ctx,
         {
           url: options.upstream.url,
@@ -257,16 +254,14 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
           const running = await work.settled(deadlineMs + 5_000);
           if (running > 0) logger.warn({ running }, 'work still running at shutdown: the next start settles what it left');
           simulator.stop();
-          await durability.close();
-          db.close();
+          await store.close();
         })();
         return closed;
       },
     };
   } catch (error) {
     await printQueue?.stop();
-    await durability.close();
-    db.close();
+    await store.close();
     throw error;
   }
 }
@@ -275,14 +270,14 @@ const DEFAULT_UI_DIR = fileURLToPath(new URL('../dist/renderer/', import.meta.ur
 const UI_KEY_NAME = 'ui-session';
 
 /** The UI to serve, with a fresh key for it: each start revokes the previous start's UI key. */
-function uiFor(uiDir: string | false | undefined, keys: KeyRepo, testTokens: readonly string[]) {
+async function uiFor(uiDir: string | false | undefined, keys: Repos['keys'], testTokens: readonly string[]) {
   const root = uiDir === undefined ? DEFAULT_UI_DIR : uiDir;
   if (root === false || !existsSync(join(root, 'index.html'))) return undefined;
-  keys.revokeNamed(UI_KEY_NAME);
+  await keys.revokeNamed(UI_KEY_NAME);
   // Any process of this machine may read it: the kiosk's scopes only (card sales, its own orders, the sync
   // status). The box office's key comes from a staff sign-in. Every start's key shares one owner, so the
   // page's sale survives a restart.
-  const { key } = keys.create(UI_KEY_NAME, ROLE_SCOPES.kiosk, { owner: 'kiosk' });
+  const { key } = await keys.create(UI_KEY_NAME, ROLE_SCOPES.kiosk, { owner: 'kiosk' });
   return { root, config: { apiKey: key, apiBase: '/api/v3', testTokens, staffSignIn: true } };
 }
 

@@ -2,7 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { EngineError } from '../domain/errors';
-import type { KeyRepo } from '../store/key-repo';
+import type { Repos } from '../store/port';
 import type { EngineContext } from '../use-cases/context';
 import { installAuth } from './auth';
 import { installOwnership } from './ownership';
@@ -34,16 +34,15 @@ import { legacyRoutes } from './routes/legacy';
 import { basketRoutes } from './routes/v1/baskets';
 import { migrationGuideRoutes } from './routes/v1/migration-guide';
 import { installLegacyHeaders } from './v1/deprecation';
-import type { BasketRepo } from '../store/basket-repo';
 import type { ChannelRepo } from '../store/channel-repo';
 import { printingRoutes, type PrintingRoutesOptions } from './routes/printing';
 import { staffSessionRoutes } from './routes/staff-sessions';
 
 export interface AppOptions {
   readonly ctx: EngineContext;
-  readonly keys: KeyRepo;
+  readonly keys: Repos['keys'];
   /** the legacy v1 facade (contract §11): its channels and basket references */
-  readonly legacy: { readonly channels: ChannelRepo; readonly baskets: BasketRepo };
+  readonly legacy: { readonly channels: ChannelRepo };
   readonly simulator: Simulator;
   /** a terminal's allocations, once started (absent when standalone) */
   readonly allocator?: () => Allocator | undefined;
@@ -123,7 +122,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installGuard(app, { allowedHosts: options.allowedHosts });
   installAuth(app, options.keys, options.ctx.now);
   installOwnership(app, options.ctx);
-  installLegacyHeaders(app, options.legacy.baskets, options.ctx.now);
+  installLegacyHeaders(app, options.ctx.store.repos.baskets, options.ctx.now);
   if (options.rateLimit > 0) {
     await app.register(rateLimit, {
       max: options.rateLimit,
@@ -147,7 +146,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       if (options.capabilities !== false) await api.register(hubRoutes, { ctx: options.ctx, importBatch: options.capabilities?.importBatch, allocations });
       if (allocations) await api.register(allocationRoutes, { ctx: options.ctx, cap: options.allocationCap });
       await api.register(syncRoutes, { ctx: options.ctx, worker: options.sync });
-      await api.register(legacyRoutes, options.legacy);
+      await api.register(legacyRoutes, { channels: options.legacy.channels, baskets: options.ctx.store.repos.baskets });
       await api.register(printingRoutes, { ctx: options.ctx, ...options.printing });
       await api.register(holdingRoutes, { ctx: options.ctx, allocator: options.allocator ?? (() => undefined) });
       if (options.staffPinHash !== undefined) await api.register(staffSessionRoutes, { keys: options.keys, pinHash: options.staffPinHash, now: options.ctx.now });
@@ -156,7 +155,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   await app.register(basketRoutes, {
     prefix: '/api/v1',
-    legacy: { ctx: options.ctx, baskets: options.legacy.baskets },
+    legacy: { ctx: options.ctx },
     channels: options.legacy.channels,
     rateLimit: options.rateLimit,
   });

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { EngineError } from '../domain/errors';
 import { grants, type Caller, type Scope } from '../domain/scopes';
-import type { KeyRepo } from '../store/key-repo';
+import type { Repos } from '../store/port';
 
 /** `X-SVC-API-Key` (spec §5) with the scope each route declares in its config (contract §8). */
 
@@ -23,12 +23,12 @@ declare module 'fastify' {
 
 export const API_KEY_HEADER = 'x-svc-api-key';
 
-export function installAuth(app: FastifyInstance, keys: KeyRepo, now: () => number = Date.now): void {
+export function installAuth(app: FastifyInstance, keys: Repos['keys'], now: () => number = Date.now): void {
   app.addHook('onRequest', async (request) => {
     const needed = request.routeOptions.config.scope;
     if (needed === undefined) return;
     const header = request.headers[API_KEY_HEADER];
-    const key = typeof header === 'string' ? keys.authenticate(header, now()) : undefined;
+    const key = typeof header === 'string' ? await keys.authenticate(header, now()) : undefined;
     if (!key) throw new EngineError('INVALID_API_KEY');
     const anyOf: readonly Scope[] = typeof needed === 'string' ? [needed] : needed;
     if (!anyOf.some((scope) => grants(key.scopes, scope))) throw new EngineError('INSUFFICIENT_PERMISSIONS', { details: { requiredScope: anyOf[0] } });

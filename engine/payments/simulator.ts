@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../store/db';
-import { immediate, immediateWithoutSync } from '../store/db';
+import type { Store } from '../store/port';
+import type { ChallengeRow } from '../store/psp-repo';
 import type { CardCharge, ChargeOutcome, PaymentProvider } from './provider';
 
 /**
@@ -33,56 +33,32 @@ export interface SimulatorOptions {
   readonly now: () => number;
 }
 
-interface ChallengeRow {
-  reference: string;
-  amount: number;
-  currency: string;
-  outcome: 'pending' | 'approve' | 'reject';
-  authenticationResult: string | null;
-  shopperReference: string | null;
-  usedBy: string | null;
-  used: number;
-}
-
 export type ChallengeOutcome = 'approve' | 'reject';
 
-export function createSimulator(db: Db, options: SimulatorOptions) {
-  const chargeByRef = db.prepare<[string], { state: 'approved' | 'refunded' }>('SELECT state FROM psp_charges WHERE reference = ?');
-  const recordCharge = db.prepare(`INSERT OR IGNORE INTO psp_charges (reference, amount, currency, token, state, created_at)
-    VALUES (?, ?, ?, ?, 'approved', ?)`);
-  const refundCharge = db.prepare<[string]>("UPDATE psp_charges SET state = 'refunded' WHERE reference = ?");
-  const isClosed = db.prepare<[string], { reference: string }>('SELECT reference FROM psp_closed_references WHERE reference = ?');
-  const close = db.prepare<[string, number]>('INSERT OR IGNORE INTO psp_closed_references (reference, closed_at) VALUES (?, ?)');
-  const insertChallenge = db.prepare(`INSERT INTO psp_challenges (reference, amount, currency, outcome, shopper_reference, attempt_reference, created_at)
-    VALUES (?, ?, ?, 'pending', ?, ?, ?)`);
-  const CHALLENGE_COLUMNS = `reference, amount, currency, outcome, authentication_result AS authenticationResult,
-    shopper_reference AS shopperReference, used_by AS usedBy, used`;
-  const challengeByRef = db.prepare<[string], ChallengeRow>(`SELECT ${CHALLENGE_COLUMNS} FROM psp_challenges WHERE reference = ?`);
-  const challengeByResult = db.prepare<[string], ChallengeRow>(`SELECT ${CHALLENGE_COLUMNS} FROM psp_challenges WHERE authentication_result = ?`);
-  const decideChallenge = db.prepare<[string, string, string]>(
-    "UPDATE psp_challenges SET outcome = ?, authentication_result = ? WHERE reference = ? AND outcome = 'pending'");
-  const useChallenge = db.prepare<[string, string]>('UPDATE psp_challenges SET used = 1, used_by = ? WHERE reference = ?');
+export function createSimulator(store: Store, options: SimulatorOptions) {
   const hung = new Set<NodeJS.Timeout>();
 
   const token = (prefix: string) => `${prefix}_${randomBytes(16).toString('base64url')}`;
 
-  function decide(request: CardCharge): ChargeOutcome {
-    return immediateWithoutSync(db, (): ChargeOutcome => {
-      if (chargeByRef.get(request.reference)) return { status: 'approved' };
+  function decide(request: CardCharge): Promise<ChargeOutcome> {
+    // its own books, as a real provider's: their commit need not wait for the till's disk (see above)
+    return store.transaction(async (tx): Promise<ChargeOutcome> => {
+      await tx.locks.named(`psp:${request.reference}`);
+      if (await tx.psp.chargeState(request.reference)) return { status: 'approved' };
       // The engine was told "none" for this reference and settled it: a late charge is never taken.
-      if (isClosed.get(request.reference)) return { status: 'unavailable' };
-      const approve = (): ChargeOutcome => {
-        recordCharge.run(request.reference, request.amount.amount, request.amount.currency, request.token, options.now());
+      if (await tx.psp.isClosed(request.reference)) return { status: 'unavailable' };
+      const approve = async (): Promise<ChargeOutcome> => {
+        await tx.psp.recordCharge({ reference: request.reference, amount: request.amount.amount, currency: request.amount.currency, token: request.token, createdAt: options.now() });
         return { status: 'approved' };
       };
       if (request.authenticationResult !== undefined) {
-        const challenge = challengeByResult.get(request.authenticationResult);
+        const challenge = await tx.psp.challengeByResult(request.authenticationResult);
         // Bound to the cart whose attempt raised it, the same amount, and spent by one attempt only.
         const valid = challenge && challenge.outcome === 'approve' && (challenge.used === 0 || challenge.usedBy === request.reference)
           && challenge.shopperReference === request.shopperReference
           && challenge.amount === request.amount.amount && challenge.currency === request.amount.currency;
         if (!valid) return { status: 'declined' };
-        useChallenge.run(request.reference, challenge.reference);
+        await tx.psp.useChallenge(challenge.reference, request.reference);
         return approve();
       }
       switch (request.token) {
@@ -90,7 +66,7 @@ export function createSimulator(db: Db, options: SimulatorOptions) {
           return approve();
         case 'tok_3ds': {
           const reference = token('chl');
-          insertChallenge.run(reference, request.amount.amount, request.amount.currency, request.shopperReference, request.reference, options.now());
+          await tx.psp.insertChallenge({ reference, amount: request.amount.amount, currency: request.amount.currency, shopperReference: request.shopperReference, attemptReference: request.reference, createdAt: options.now() });
           const challengeUrl = `${options.baseUrl()}/psp/challenges/${reference}`;
           return { status: 'action_required', action: JSON.stringify({ type: 'threeDS2Challenge', challengeUrl, reference }) };
         }
@@ -101,7 +77,7 @@ export function createSimulator(db: Db, options: SimulatorOptions) {
         default:
           return { status: 'declined' };
       }
-    });
+    }, { durable: false });
   }
 
   const provider: PaymentProvider = {
@@ -113,22 +89,24 @@ export function createSimulator(db: Db, options: SimulatorOptions) {
         await wait(options.hangMs ?? DEFAULT_HANG_MS);
         return decide({ ...request, token: 'tok_visa' });
       }
-      const outcome = decide(request);
+      const outcome = await decide(request);
       if (options.answerDelayMs) await wait(options.answerDelayMs);
       return outcome;
     },
     async status(reference) {
-      return immediate(db, () => {
-        const state = chargeByRef.get(reference)?.state;
+      return store.transaction(async (tx) => {
+        await tx.locks.named(`psp:${reference}`);
+        const state = await tx.psp.chargeState(reference);
         if (state) return state;
-        close.run(reference, options.now());
+        await tx.psp.close(reference, options.now());
         return 'none' as const;
       });
     },
     async refund(reference) {
-      return immediate(db, () => {
-        if (!chargeByRef.get(reference)) return 'none' as const;
-        refundCharge.run(reference);
+      return store.transaction(async (tx) => {
+        await tx.locks.named(`psp:${reference}`);
+        if (!(await tx.psp.chargeState(reference))) return 'none' as const;
+        await tx.psp.refundCharge(reference);
         return 'refunded' as const;
       });
     },
@@ -152,12 +130,12 @@ export function createSimulator(db: Db, options: SimulatorOptions) {
       for (const timer of hung) clearTimeout(timer);
       hung.clear();
     },
-    challenge: (reference: string): ChallengeRow | undefined => challengeByRef.get(reference),
+    challenge: (reference: string): Promise<ChallengeRow | undefined> => store.repos.psp.challenge(reference),
     /** Records a person's (or a test's) decision; deciding again returns the first decision's result. */
-    completeChallenge(reference: string, outcome: ChallengeOutcome): { authenticationResult: string; outcome: ChallengeOutcome } | undefined {
-      return immediate(db, () => {
-        decideChallenge.run(outcome, token('auth'), reference);
-        const row = challengeByRef.get(reference);
+    completeChallenge(reference: string, outcome: ChallengeOutcome): Promise<{ authenticationResult: string; outcome: ChallengeOutcome } | undefined> {
+      return store.transaction(async (tx) => {
+        await tx.psp.decideChallenge(reference, outcome, token('auth'));
+        const row = await tx.psp.challenge(reference);
         if (!row || row.outcome === 'pending' || row.authenticationResult === null) return undefined;
         return { authenticationResult: row.authenticationResult, outcome: row.outcome };
       });

@@ -1,9 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Db } from '../store/db';
-import { immediate } from '../store/db';
-import { createStaffPinRepo } from '../store/staff-pin-repo';
+import type { Repos } from '../store/port';
 import { hashPin } from './pin';
 
 /** Where the box office's staff PIN comes from (docs/security.md). */
@@ -15,10 +13,9 @@ export const STAFF_PIN_FILE = 'staff-pin.txt';
  * its first start. With neither, a random 6-digit PIN is made now: its hash kept in the database, the PIN
  * itself written to DATA/staff-pin.txt (mode 0600, this user's only) and never logged; `created` names the file.
  */
-export function staffPinHash(db: Db, dataDir: string, configured: string | undefined, now: number): { hash: string; created?: string } {
+export async function staffPinHash(repo: Repos['staffPins'], dataDir: string, configured: string | undefined, now: number): Promise<{ hash: string; created?: string }> {
   if (configured !== undefined) return { hash: configured };
-  const repo = createStaffPinRepo(db);
-  const kept = repo.hash();
+  const kept = await repo.hash();
   if (kept !== undefined) return { hash: kept };
   const pin = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const file = join(dataDir, STAFF_PIN_FILE);
@@ -26,6 +23,6 @@ export function staffPinHash(db: Db, dataDir: string, configured: string | undef
   writeFileSync(file, `${pin}\n`, { mode: 0o600 });
   chmodSync(file, 0o600); // a file left from an earlier database keeps its mode otherwise
   const hash = hashPin(pin);
-  immediate(db, () => repo.save(hash, now));
+  await repo.save(hash, now);
   return { hash, created: file };
 }

@@ -1,7 +1,7 @@
 import type { StaffSession } from '../contract/staff';
 import { EngineError } from '../domain/errors';
 import { ROLE_SCOPES, type Caller } from '../domain/scopes';
-import type { KeyRepo } from '../store/key-repo';
+import type { Repos } from '../store/port';
 import { verifyPin, type createPinGuard } from './pin';
 
 /**
@@ -17,14 +17,14 @@ const STAFF_KEY_NAME = 'staff-session';
 
 
 export interface StaffSignIn {
-  readonly keys: KeyRepo;
+  readonly keys: Repos['keys'];
   readonly pinHash: string;
   readonly guard: ReturnType<typeof createPinGuard>;
   readonly now: () => number;
 }
 
 /** A wrong PIN answers 401 INVALID_STAFF_PIN; the fifth in a row locks the sign-in: 429 with Retry-After, for 5 minutes. */
-export function signIn(deps: StaffSignIn, pin: string): StaffSession {
+export async function signIn(deps: StaffSignIn, pin: string): Promise<StaffSession> {
   const now = deps.now();
   const locked = (): EngineError => new EngineError('RATE_LIMIT_EXCEEDED', { details: { retryAfter: Math.max(1, Math.ceil(deps.guard.lockedFor(now) / 1000)) } });
   if (deps.guard.locked(now)) throw locked();
@@ -36,12 +36,12 @@ export function signIn(deps: StaffSignIn, pin: string): StaffSession {
   deps.guard.succeeded();
   const expiresAt = now + STAFF_SESSION_MS;
   const scopes = ROLE_SCOPES.boxOffice;
-  const { key } = deps.keys.create(STAFF_KEY_NAME, scopes, { owner: STAFF_OWNER, expiresAt });
+  const { key } = await deps.keys.create(STAFF_KEY_NAME, scopes, { owner: STAFF_OWNER, expiresAt });
   return { apiKey: key, role: 'box-office', scopes: [...scopes], expiresAt: new Date(expiresAt).toISOString() };
 }
 
 /** Signing out revokes the calling staff key; any other key has no staff session to end (404). */
-export function signOut(keys: KeyRepo, caller: Caller): void {
+export async function signOut(keys: Repos['keys'], caller: Caller): Promise<void> {
   if (caller.owner !== STAFF_OWNER) throw new EngineError('RESOURCE_NOT_FOUND');
-  keys.revoke(caller.keyId);
+  await keys.revoke(caller.keyId);
 }

@@ -33,10 +33,10 @@ export type AllocationMode = 'hub' | 'plain' | 'unknown';
 /** How often a terminal of a plain v3 upstream asks again whether it became a hub. */
 const REDETECT_MS = 60_000;
 
-export function startAllocator(ctx: EngineContext, options: AllocatorOptions, logger: Log) {
+export async function startAllocator(ctx: EngineContext, options: AllocatorOptions, logger: Log) {
   const upstream = createUpstream({ url: options.url, key: options.key, timeoutMs: options.requestTimeoutMs ?? 5000 });
   const cycleMs = options.cycleMs ?? 5000;
-  let mode: AllocationMode = modeOf(await tx.outbox.state('allocation_mode'));
+  let mode: AllocationMode = modeOf(await ctx.store.repos.outbox.state('allocation_mode'));
   let reachable = false;
   const setOnline = (value: boolean): void => {
     reachable = value;
@@ -75,7 +75,7 @@ export function startAllocator(ctx: EngineContext, options: AllocatorOptions, lo
     if (found !== mode) logger.info({ mode: found }, found === 'hub' ? 'upstream grants allocations: this till sells what it holds' : 'upstream is a plain v3 service');
     mode = found;
     ctx.terminal.sellsFromHoldings = mode === 'hub';
-    await ctx.store.transaction(async (tx) => await tx.outbox.setState('allocation_mode', mode));
+    await ctx.store.repos.outbox.setState('allocation_mode', mode);
   }
 
   /** Sends changes (one request, one key); applies the hub's answer to the counts in hand. */
@@ -124,7 +124,7 @@ export function startAllocator(ctx: EngineContext, options: AllocatorOptions, lo
   /** GET /allocations renews them at the hub; with no sale of ours on the way, the hub's count is ours. */
   async function reconcile(): Promise<void> {
     if (gated()) return;
-    const before = await tx.holdings.syncProgress();
+    const before = await ctx.store.repos.holdings.syncProgress();
     const sentAt = ctx.now();
     const answer = await upstream.get('/allocations');
     if (answer.status === 429) return limited(answer.retryAfter);
@@ -146,7 +146,7 @@ export function startAllocator(ctx: EngineContext, options: AllocatorOptions, lo
   }
 
   async function refreshVenue(): Promise<void> {
-    for (const occurrence of await tx.catalog.allOccurrences().filter((o) => o.onSale === 1)) {
+    for (const occurrence of (await ctx.store.repos.catalog.allOccurrences()).filter((o) => o.onSale === 1)) {
       if (gated()) return;
       const sentAt = ctx.now();
       const answer = await upstream.get(`/occurrences/${encodeURIComponent(occurrence.id)}/inventory`);
@@ -168,7 +168,7 @@ export function startAllocator(ctx: EngineContext, options: AllocatorOptions, lo
       for (const [key, changes] of [...unanswered]) await send(changes, key);
       await reconcile();
       if (!reachable) return;
-      await send(backgroundChanges(ctx, options.allocation, ctx.now(), givenBack));
+      await send(await backgroundChanges(ctx.store.repos, options.allocation, ctx.now(), givenBack));
     });
     if (reachable) await refreshVenue();
   }
@@ -197,34 +197,34 @@ export function startAllocator(ctx: EngineContext, options: AllocatorOptions, lo
       if (mode === 'unknown') await detect();
       if (mode !== 'hub') return holdUpstreamFirst(ctx, upstream, body, { offlineSales: options.offlineSales, logger, gated, limited });
       if (!reachable && ctx.now() - lastTry < cycleMs) return undefined;
-      const changes = onDemandChanges(ctx, body.items, options.allocation, ctx.now());
+      const changes = await onDemandChanges(ctx.store.repos, body.items, options.allocation, ctx.now());
       if (changes.length > 0) await exclusive(() => send(changes));
       return undefined;
     },
     /** A plain v3 upstream: a cart released here releases the cart held for it upstream (best effort; it would time out). */
     async afterCartReleased(localCartId: string): Promise<void> {
-      const upstreamCartId = mode === 'hub' ? null : await tx.holdings.upstreamCartOf(localCartId);
+      const upstreamCartId = mode === 'hub' ? null : await ctx.store.repos.holdings.upstreamCartOf(localCartId);
       if (upstreamCartId !== null && !gated()) await upstream.delete(`/carts/${encodeURIComponent(upstreamCartId)}`);
     },
     /** Gives back what is in hand and in no cart: all of it, or one occurrence's (staff, off sale). */
     async giveBack(occurrenceId?: string): Promise<'granted' | 'refused' | 'unanswered'> {
-      const shows = occurrenceId === undefined ? await tx.catalog.allOccurrences().map((o) => o.id) : [occurrenceId];
+      const shows = occurrenceId === undefined ? (await ctx.store.repos.catalog.allOccurrences()).map((o) => o.id) : [occurrenceId];
       for (const show of shows) givenBack.add(show);
-      return exclusive(() => send(giveBackChanges(ctx, occurrenceId)));
+      return exclusive(async () => send(await giveBackChanges(ctx.store.repos, occurrenceId)));
     },
     async stop(options: { giveBack: boolean }): Promise<void> {
       stopped = true;
       clearTimeout(timer);
       await running;
       if (options.giveBack && mode === 'hub') {
-        const outcome = await exclusive(() => send(giveBackChanges(ctx, undefined))).catch(() => 'unanswered' as const);
+        const outcome = await exclusive(async () => send(await giveBackChanges(ctx.store.repos, undefined))).catch(() => 'unanswered' as const);
         logger.info({ outcome }, 'places in hand given back to the hub');
       }
     },
   };
 }
 
-export type Allocator = ReturnType<typeof startAllocator>;
+export type Allocator = Awaited<ReturnType<typeof startAllocator>>;
 
 function modeOf(value: string | undefined): AllocationMode {
   return value === 'hub' || value === 'plain' ? value : 'unknown';

@@ -19,12 +19,12 @@ export async function deliverBatch(ctx: EngineContext, hub: Channel, entries: re
   const sending: { entry: OutboxRow; body: ImportOrder }[] = [];
   for (const entry of entries) {
     // The order's row is all an import needs (not its tickets, gift cards or show, which the API's view adds).
-    const order = await tx.orders.get(entry.orderId);
+    const order = await ctx.store.repos.orders.get(entry.orderId);
     if (!order) throw new Error(`order ${entry.orderId} of outbox entry ${String(entry.id)} is missing`);
     // Cancelled here before it was ever sent: nothing to send. Once sent, it may be upstream (a lost answer):
     // it goes again — the hub answers the order it made — and its cancellation follows it.
     if (order.status === 'cancelled' && entry.upstreamOrderId === null && entry.sentAt === null) outcomes.set(entry.id, { kind: 'delivered', upstreamOrderId: null });
-    else sending.push({ entry, body: importOf(ctx, entry, order) });
+    else sending.push({ entry, body: await importOf(ctx, entry, order) });
   }
   if (sending.length === 0) return outcomes;
   const now = ctx.now();
@@ -60,13 +60,13 @@ export async function deliverBatch(ctx: EngineContext, hub: Channel, entries: re
   return outcomes;
 }
 
-function importOf(ctx: EngineContext, entry: OutboxRow, order: OrderRow): ImportOrder {
+async function importOf(ctx: EngineContext, entry: OutboxRow, order: OrderRow): Promise<ImportOrder> {
   const lines = JSON.parse(order.lines) as OrderLines;
   const items = lines.items
     .filter((item) => item.type !== 'extra')
     .map((item) => ({ occurrenceId: item.occurrenceId ?? '', inventoryItemId: item.inventoryItemId ?? '', priceOptionId: item.priceOptionId ?? '', quantity: item.quantity }));
   const extras = lines.items.flatMap((item) => (item.type === 'extra' && item.extraId !== undefined ? [{ extraId: item.extraId, quantity: item.quantity }] : []));
-  const vouchers = await tx.carts.voucherCodes(order.cartId);
+  const vouchers = await ctx.store.repos.carts.voucherCodes(order.cartId);
   return {
     idempotencyKey: entry.idempotencyKey,
     reference: order.id,

@@ -27,7 +27,7 @@ export async function deliverEntry(ctx: EngineContext, upstream: Channel, entry:
 }
 
 async function deliverOrder(ctx: EngineContext, upstream: Channel, entry: OutboxRow): Promise<Delivery> {
-  const order = readOrder(ctx, entry.orderId);
+  const order = await readOrder(ctx, entry.orderId);
   if (order.status === 'cancelled' && entry.upstreamOrderId === null) return cancelledHere(upstream, entry);
   let cartId = entry.upstreamCartId;
   if (cartId === null) {
@@ -58,7 +58,7 @@ async function deliverOrder(ctx: EngineContext, upstream: Channel, entry: Outbox
 async function openUpstreamCart(ctx: EngineContext, upstream: Channel, entry: OutboxRow, order: Order): Promise<{ readonly cartId: string } | Delivery> {
   // Written before the request: should the engine stop before the answer, the next attempt knows a cart may exist.
   const earlier = entry.cartAttemptedAt;
-  await ctx.store.transaction(async (tx) => await tx.outbox.setCartAttempt(entry.id, ctx.now()));
+  await ctx.store.repos.outbox.setCartAttempt(entry.id, ctx.now());
   await ctx.whenDurable();
   const items = order.items
     .filter((item) => item.type !== 'extra')
@@ -77,12 +77,12 @@ async function openUpstreamCart(ctx: EngineContext, upstream: Channel, entry: Ou
     await tx.outbox.setCartAttempt(entry.id, attemptedAt);
     if (!cart) return;
     await tx.outbox.setUpstreamCart(entry.id, cart.id);
-    learnHold(ctx, created, cart);
+    await learnHold(tx, created, cart);
   });
   await ctx.whenDurable();
   if (cart) return { cartId: cart.id };
   if (isStockRefusal(created) && attemptedAt !== null) {
-    const lapsesAt = unknownCartLapsesAt(ctx, attemptedAt);
+    const lapsesAt = await unknownCartLapsesAt(ctx, attemptedAt);
     if (ctx.now() < lapsesAt) {
       return { kind: 'retry', reason: `stock upstream may still be held by an earlier cart of this order whose answer was lost (until ${new Date(lapsesAt).toISOString()})`, afterSteps: 4 };
     }
@@ -105,7 +105,7 @@ async function shapeCart(ctx: EngineContext, upstream: Channel, cartId: string, 
     if (answer.status !== 200) return refused(answer);
   }
   const held = new Set(cart.vouchers.map((voucher) => voucher.code));
-  for (const code of await tx.carts.voucherCodes(order.cartId)) {
+  for (const code of await ctx.store.repos.carts.voucherCodes(order.cartId)) {
     if (held.has(code)) continue;
     const answer = await upstream.post(`/carts/${encodeURIComponent(cartId)}/vouchers`, { code }, { repeatable: true });
     if (answer.status !== 200) return refused(answer);
@@ -133,7 +133,7 @@ async function cancelledHere(upstream: Channel, entry: OutboxRow): Promise<Deliv
 }
 
 async function deliverCancel(ctx: EngineContext, upstream: Channel, entry: OutboxRow): Promise<Delivery> {
-  const placed = await tx.outbox.orderEntry(entry.orderId);
+  const placed = await ctx.store.repos.outbox.orderEntry(entry.orderId);
   if (placed?.state === 'pending') return { kind: 'retry', reason: 'the order itself has not reached the upstream yet', afterSteps: 1 };
   // An order that never reached the upstream (a resolved conflict) has nothing there to cancel.
   if (!placed?.upstreamOrderId) return { kind: 'delivered', upstreamOrderId: null };

@@ -1,5 +1,6 @@
 import type { Cart } from '../contract/cart';
 import type { EngineContext } from '../use-cases/context';
+import type { Repos } from '../store/port';
 import { errorOf, type UpstreamAnswer } from './upstream';
 
 /**
@@ -31,16 +32,16 @@ export function mayHaveMadeCart(answer: UpstreamAnswer): boolean {
 export const isStockRefusal = (answer: UpstreamAnswer): boolean => errorOf(answer)?.code === 'INVENTORY_EXHAUSTED';
 
 /** The upstream's hold as this cart shows it (its expiry less the upstream's clock when it answered); runs in the caller's transaction. */
-export function learnHold(ctx: EngineContext, answer: UpstreamAnswer, cart: Cart): void {
+export async function learnHold(tx: Pick<Repos, 'outbox'>, answer: UpstreamAnswer, cart: Cart): Promise<void> {
   const expires = Date.parse(cart.expiresAt);
   if (answer.date === undefined || !Number.isFinite(expires) || expires <= answer.date) return;
   const hold = Math.min(ORPHAN_HOLD_GRACE_MS, expires - answer.date + 1_000);
-  if (await tx.outbox.state(HOLD_STATE) !== String(hold)) await tx.outbox.setState(HOLD_STATE, String(hold));
+  if ((await tx.outbox.state(HOLD_STATE)) !== String(hold)) await tx.outbox.setState(HOLD_STATE, String(hold));
 }
 
 /** Until when an unknown cart from a request sent at `attemptedAt` may hold stock upstream. */
-export function unknownCartLapsesAt(ctx: EngineContext, attemptedAt: number): number {
-  const learnt = Number(await tx.outbox.state(HOLD_STATE));
+export async function unknownCartLapsesAt(ctx: EngineContext, attemptedAt: number): Promise<number> {
+  const learnt = Number(await ctx.store.repos.outbox.state(HOLD_STATE));
   return attemptedAt + (Number.isFinite(learnt) && learnt > 0 ? learnt : ORPHAN_HOLD_GRACE_MS) + HOLD_MARGIN_MS;
 }
 
@@ -51,10 +52,10 @@ export function unknownCartLapsesAt(ctx: EngineContext, attemptedAt: number): nu
  */
 export async function releaseEarlierCarts(ctx: EngineContext, upstream: { delete(path: string): Promise<UpstreamAnswer> }): Promise<number> {
   let released = 0;
-  for (const { localCartId, upstreamCartId } of await tx.holdings.staleUpstreamCarts(RELEASE_BATCH)) {
+  for (const { localCartId, upstreamCartId } of await ctx.store.repos.holdings.staleUpstreamCarts(RELEASE_BATCH)) {
     const answer = await upstream.delete(`/carts/${encodeURIComponent(upstreamCartId)}`);
     if (answer.status === 204) released += 1;
-    if ([204, 404, 409, 410].includes(answer.status)) await ctx.store.transaction(async (tx) => await tx.holdings.forgetUpstreamCart(localCartId));
+    if ([204, 404, 409, 410].includes(answer.status)) await ctx.store.repos.holdings.forgetUpstreamCart(localCartId);
   }
   return released;
 }

@@ -1,6 +1,6 @@
 import { onDemandRequest, sellableFromHand, topUpChange } from '../domain/allocations';
 import type { AllocationChange } from '../contract/allocation';
-import type { EngineContext } from '../use-cases/context';
+import type { Repos } from '../store/port';
 
 /** Which allocation changes a terminal asks its hub for (contract §10), from its counts in hand. */
 
@@ -11,7 +11,7 @@ export interface Need {
 }
 
 /** A cart that needs more than is in hand: the shortfall of each item (a seat: the seat), topped up to the usual amount. */
-export function onDemandChanges(ctx: EngineContext, needs: readonly Need[], keepInHand: number, now: number): AllocationChange[] {
+export async function onDemandChanges(repos: Pick<Repos, 'holdings' | 'catalog'>, needs: readonly Need[], keepInHand: number, now: number): Promise<AllocationChange[]> {
   const wanted = new Map<string, Need>();
   for (const need of needs) {
     const id = `${need.occurrenceId}\n${need.inventoryItemId}`;
@@ -19,11 +19,11 @@ export function onDemandChanges(ctx: EngineContext, needs: readonly Need[], keep
   }
   const changes: AllocationChange[] = [];
   for (const need of wanted.values()) {
-    const row = await tx.holdings.get(need.occurrenceId, need.inventoryItemId);
+    const row = await repos.holdings.get(need.occurrenceId, need.inventoryItemId);
     const sellable = row ? sellableFromHand(row.inHand, row.heldLocally, row.lapsesAt, now) : 0;
     // Enough in hand, the usual case of every sale: nothing to ask, and no catalog read on the sale's path.
     if (sellable >= need.quantity) continue;
-    const seating = row?.seating ?? await tx.catalog.inventory(need.occurrenceId, [need.inventoryItemId]).get(need.inventoryItemId)?.seating;
+    const seating = row?.seating ?? (await repos.catalog.inventory(need.occurrenceId, [need.inventoryItemId])).get(need.inventoryItemId)?.seating;
     const request = onDemandRequest(need.quantity, sellable, seating === 'assigned' ? 0 : keepInHand);
     if (request) changes.push({ occurrenceId: need.occurrenceId, inventoryItemId: need.inventoryItemId, ...request });
   }
@@ -34,15 +34,15 @@ export function onDemandChanges(ctx: EngineContext, needs: readonly Need[], keep
  * The background top-up: `keepInHand` free places of each general item of each on-sale occurrence (a surplus
  * over twice that goes back); everything free of an occurrence off sale, and every seat no cart holds, goes back.
  */
-export function backgroundChanges(ctx: EngineContext, keepInHand: number, now: number, givenBack: ReadonlySet<string> = new Set()): AllocationChange[] {
+export async function backgroundChanges(repos: Pick<Repos, 'holdings' | 'catalog'>, keepInHand: number, now: number, givenBack: ReadonlySet<string> = new Set()): Promise<AllocationChange[]> {
   const changes: AllocationChange[] = [];
-  const onSale = new Set(await tx.catalog.allOccurrences().filter((o) => o.onSale === 1).map((o) => o.id));
-  const rows = new Map(await tx.holdings.all().map((row) => [`${row.occurrenceId}\n${row.inventoryItemId}`, row]));
+  const onSale = new Set((await repos.catalog.allOccurrences()).filter((o) => o.onSale === 1).map((o) => o.id));
+  const rows = new Map((await repos.holdings.all()).map((row) => [`${row.occurrenceId}\n${row.inventoryItemId}`, row]));
   for (const occurrenceId of onSale) {
     // Staff gave this show's places back: no top-up (a sale still asks the hub within its request).
     if (givenBack.has(occurrenceId)) continue;
-    const general = new Set(await tx.catalog.areas(occurrenceId).filter((area) => area.seating === 'general').map((area) => area.id));
-    for (const item of await tx.catalog.items(occurrenceId)) {
+    const general = new Set((await repos.catalog.areas(occurrenceId)).filter((area) => area.seating === 'general').map((area) => area.id));
+    for (const item of await repos.catalog.items(occurrenceId)) {
       if (!general.has(item.areaId)) continue;
       const row = rows.get(`${occurrenceId}\n${item.id}`);
       const free = row ? sellableFromHand(row.inHand, row.heldLocally, row.lapsesAt, now) : 0;
@@ -60,9 +60,8 @@ export function backgroundChanges(ctx: EngineContext, keepInHand: number, now: n
 }
 
 /** Everything in hand that no cart holds, of one occurrence or of all. */
-export function giveBackChanges(ctx: EngineContext, occurrenceId: string | undefined): AllocationChange[] {
-  return ctx.holdings
-    .all()
+export async function giveBackChanges(repos: Pick<Repos, 'holdings'>, occurrenceId: string | undefined): Promise<AllocationChange[]> {
+  return (await repos.holdings.all())
     .filter((row) => occurrenceId === undefined || row.occurrenceId === occurrenceId)
     .map((row) => ({ occurrenceId: row.occurrenceId, inventoryItemId: row.inventoryItemId, change: -Math.max(0, row.inHand - row.heldLocally) }))
     .filter((change) => change.change < 0);

@@ -38,9 +38,9 @@ export async function pullCatalog(ctx: EngineContext, upstream: Channel, logger:
     return { ...found, ok: false, reason, offline: isTransient(answer.status), keyRejected };
   }
   const hash = createHash('sha256').update(JSON.stringify(doc)).digest('hex');
-  if (hash !== await tx.outbox.state('catalog_hash')) {
+  if (hash !== (await ctx.store.repos.outbox.state('catalog_hash'))) {
     await importCatalogInSlices(ctx, doc);
-    await ctx.store.transaction(async (tx) => await tx.outbox.setState('catalog_hash', hash));
+    await ctx.store.repos.outbox.setState('catalog_hash', hash);
     logger.info('catalog pulled from upstream');
   }
   return { ...found, ok: true };

@@ -14,7 +14,7 @@ import { dataOf, errorOf, type Upstream } from './upstream';
 
 export interface UpstreamHold {
   /** the local cart was made: the order it becomes starts its delivery from the upstream cart */
-  attach(localCartId: string): void;
+  attach(localCartId: string): Promise<void>;
   /** the local cart was not made: the upstream hold goes */
   release(): Promise<void>;
 }
@@ -35,7 +35,7 @@ export async function holdUpstreamFirst(
   const sentAt = ctx.now();
   // A cart made again here (spec: previousCartId) carries its upstream cart along: the upstream releases that
   // one's hold with the new cart, so the same places can be chosen again.
-  const previous = body.previousCartId === undefined ? null : await tx.holdings.upstreamCartOf(body.previousCartId);
+  const previous = body.previousCartId === undefined ? null : await ctx.store.repos.holdings.upstreamCartOf(body.previousCartId);
   const request = { items: body.items, ...(body.currency !== undefined && { currency: body.currency }), ...(previous !== null && { previousCartId: previous }) };
   let answer = await upstream.post('/carts', request);
   // Refused for stock that an earlier cart of this terminal may hold upstream (its local cart ended while the
@@ -47,9 +47,9 @@ export async function holdUpstreamFirst(
     const made = answer;
     return {
       attach: (localCartId) =>
-        await ctx.store.transaction(async (tx) => {
+        ctx.store.transaction(async (tx) => {
           await tx.holdings.linkUpstreamCart(localCartId, cart.id, sentAt);
-          learnHold(ctx, made, cart);
+          await learnHold(tx, made, cart);
         }),
       release: async () => void (await upstream.delete(`/carts/${encodeURIComponent(cart.id)}`)),
     };
@@ -62,7 +62,7 @@ export async function holdUpstreamFirst(
     // A lost answer may have left a hold upstream: the delivery then waits it out instead of calling its own
     // hold a conflict (earlier-carts.ts). A request that never left, or one refused before anything was done, left none.
     if (!mayHaveMadeCart(answer)) return undefined;
-    return { attach: (localCartId) => await ctx.store.transaction(async (tx) => await tx.holdings.linkUpstreamCart(localCartId, null, sentAt)), release: async () => undefined };
+    return { attach: (localCartId) => ctx.store.repos.holdings.linkUpstreamCart(localCartId, null, sentAt), release: async () => undefined };
   }
   // Any other refusal (a key problem, a request the upstream reads differently): the local rules decide.
   options.logger.warn({ status: answer.status, code: error?.code }, 'the upstream refused to hold a cart first');

@@ -69,7 +69,8 @@ const importable = (entry: OutboxRow): boolean => entry.kind === 'order' && entr
 /** How long everything waits, in base steps, after the upstream refused the key: an admin has to act. */
 const KEY_REJECTED_STEPS = 60;
 
-export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger: Log) {
+export async function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger: Log) {
+  const outbox = ctx.store.repos.outbox;
   const stopping = new AbortController();
   const upstream = createUpstream({ url: options.url, key: options.key, signal: stopping.signal });
   const policy = { ...DEFAULT_RETRY, baseMs: options.retryBaseMs ?? DEFAULT_RETRY.baseMs };
@@ -79,7 +80,7 @@ export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger
   const pullEvery = options.pullIntervalMs ?? 60_000;
   const concurrency = Math.max(1, options.concurrency ?? 4);
   const gather = Math.max(0, options.gatherMs ?? Math.min(GATHER_MS, poll));
-  const status: SyncStatus = { online: null, lastSuccessAt: await tx.outbox.state('last_success_at') ?? null, lastError: null, keyRejected: false, upstreamKind: null };
+  const status: SyncStatus = { online: null, lastSuccessAt: (await outbox.state('last_success_at')) ?? null, lastError: null, keyRejected: false, upstreamKind: null };
   let batchLimit = IMPORT_BATCH_LIMIT;
   let nextPullAt = 0;
   let pulling = false;
@@ -107,7 +108,7 @@ export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger
   /** A partial batch to a hub, which waits for the gathering window of the one before it. */
   const partial = (job: readonly OutboxRow[]): boolean => status.upstreamKind === 'hub' && job.length < batchLimit && job.every(importable);
   // A new order wakes the worker when it may go (a cancellation at once); nothing is read in the sale's request.
-  const unlisten = await tx.outbox.onAdded((kind) => {
+  const unlisten = await outbox.onAdded((kind) => {
     const paced = kind === 'order' && status.upstreamKind === 'hub' ? lastPartialAt + gather : 0;
     wakeAt(Math.max(paced, retrier.gate()), 'added', 'paced');
   });
@@ -142,7 +143,7 @@ export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger
     }
     if (result.ok) {
       answered(now);
-      await ctx.store.transaction(async (tx) => await tx.outbox.setState('last_success_at', status.lastSuccessAt ?? ''));
+      await outbox.setState('last_success_at', status.lastSuccessAt ?? '');
       nextPullAt = now + pullEvery;
     } else {
       failed(result.reason, result.keyRejected);
@@ -151,8 +152,8 @@ export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger
   }
 
   /** The next delivery that may start: a batch of orders for a hub, otherwise one entry. */
-  function nextJob(now: number): OutboxRow[] | undefined {
-    const ready = await tx.outbox.ready(now, batchLimit + inFlight.size).filter((entry) => !inFlight.has(entry.orderId));
+  async function nextJob(now: number): Promise<OutboxRow[] | undefined> {
+    const ready = (await outbox.ready(now, batchLimit + inFlight.size)).filter((entry) => !inFlight.has(entry.orderId));
     const [first] = ready;
     if (!first) return undefined;
     if (status.upstreamKind !== 'hub' || !importable(first)) return [first];
@@ -175,10 +176,10 @@ export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger
     const outcomes = status.upstreamKind === 'hub' && job.every(importable)
       ? await deliverBatch(ctx, channel, job)
       : new Map(single ? [[single.id, await deliverEntry(ctx, channel, single)]] : []);
-    record(job, outcomes);
+    await record(job, outcomes);
   }
 
-  function record(job: readonly OutboxRow[], outcomes: ReadonlyMap<number, Delivery>): void {
+  async function record(job: readonly OutboxRow[], outcomes: ReadonlyMap<number, Delivery>): Promise<void> {
     const now = ctx.now();
     const conflicts: { entry: OutboxRow; cartId: string | null; code: string }[] = [];
     let progress = false;
@@ -190,7 +191,7 @@ export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger
           await tx.outbox.delivered(entry.id, outcome.upstreamOrderId, now);
           progress = true;
         } else if (outcome.kind === 'conflict') {
-          const cartId = await tx.outbox.get(entry.id)?.upstreamCartId ?? null;
+          const cartId = (await tx.outbox.get(entry.id))?.upstreamCartId ?? null;
           await tx.outbox.conflict(entry.id, outcome.code, outcome.message, now);
           conflicts.push({ entry, cartId, code: outcome.code });
           progress = true;
@@ -254,7 +255,7 @@ export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger
       else if (status.upstreamKind !== null) {
         try {
           while (deliveries < concurrency) {
-            const job = nextJob(now);
+            const job = await nextJob(now);
             if (!job) break;
             if (partial(job)) {
               const at = lastPartialAt + gather;
@@ -269,7 +270,7 @@ export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger
         } catch (error) {
           logger.error({ err: error }, 'sync worker failed; trying again');
         }
-        const due = await tx.outbox.nextDue();
+        const due = await outbox.nextDue();
         if (due !== undefined && due > now) wait = Math.min(wait, due - now);
       }
       woken = await new Promise<Woken>((resolve) => {
@@ -303,4 +304,4 @@ export function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger
   };
 }
 
-export type SyncWorker = ReturnType<typeof startSyncWorker>;
+export type SyncWorker = Awaited<ReturnType<typeof startSyncWorker>>;

@@ -1,5 +1,6 @@
 import { EngineError } from '../domain/errors';
 import type { EngineContext } from './context';
+import type { Tx } from '../store/port';
 
 /**
  * DELETE /carts/{id} (spec §4.4): releases the hold; deleting again is a no-op (204); a cart that timed
@@ -9,8 +10,17 @@ import type { EngineContext } from './context';
  * gives its stock back here (and still answers 410).
  */
 export async function deleteCart(ctx: EngineContext, cartId: string): Promise<void> {
+  const refusal = await ctx.store.transaction(async (tx) => deleteCartIn(ctx, tx, cartId));
+  if (refusal) throw refusal;
+}
+
+/**
+ * deleteCart inside the caller's transaction: answers the refusal rather than throwing it, so that what it
+ * wrote (an expired cart's seats given back) commits with the caller's transaction.
+ */
+export async function deleteCartIn(ctx: EngineContext, tx: Tx, cartId: string): Promise<EngineError | undefined> {
   const now = ctx.now();
-  const refusal = await ctx.store.transaction(async (tx): Promise<EngineError | undefined> => {
+  {
     await tx.locks.cart(cartId);
     const cart = await tx.carts.get(cartId);
     if (!cart) return new EngineError('RESOURCE_NOT_FOUND', { param: 'cartId' });
@@ -24,6 +34,5 @@ export async function deleteCart(ctx: EngineContext, cartId: string): Promise<vo
     }
     await tx.carts.release(cart.id, 'deleted');
     return undefined;
-  });
-  if (refusal) throw refusal;
+  }
 }

@@ -19,7 +19,7 @@ export const allocationRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext; c
   app.get(
     '/allocations',
     { config, schema: { tags, summary: "The calling terminal's allocations; the call renews them", response: replies(200, Allocations) } },
-    async (request) => ({ data: listAllocations(ctx, terminalOf(request.caller)) }),
+    async (request) => ({ data: await listAllocations(ctx, terminalOf(request.caller)) }),
   );
   app.post(
     '/allocations',
@@ -43,7 +43,7 @@ export const allocationRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext; c
       },
     },
     async (request, reply) => {
-      const { answer, replayed } = changeAllocations(ctx, terminalOf(request.caller), request.headers['idempotency-key'], request.body, cap);
+      const { answer, replayed } = await changeAllocations(ctx, terminalOf(request.caller), request.headers['idempotency-key'], request.body, cap);
       if (replayed) reply.header('idempotent-replayed', 'true');
       return { data: answer };
     },

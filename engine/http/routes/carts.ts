@@ -24,7 +24,7 @@ export const cartRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext; allocat
       await hold?.release();
       throw error;
     }
-    hold?.attach(cart.id);
+    await hold?.attach(cart.id);
     return reply.code(201).send({ data: await localizeCart(ctx, cart, pickLanguage(request.headers['accept-language'])) });
   });
 

@@ -35,7 +35,7 @@ export const holdingRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext; allo
       if (!running || running.mode() !== 'hub') throw new EngineError('INVALID_FIELD_VALUE', { details: { reason: 'not_a_terminal_of_a_hub' } });
       const outcome = await running.giveBack(request.body.occurrenceId);
       if (outcome === 'unanswered') throw new EngineError('UPSTREAM_UNAVAILABLE');
-      return { data: view() };
+      return { data: await view() };
     },
   );
 };

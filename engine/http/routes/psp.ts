@@ -16,7 +16,7 @@ export const pspRoutes: FastifyPluginAsyncTypebox<{ simulator: Simulator }> = as
   const tags = ['payment simulator'];
 
   app.get('/psp/challenges/:reference', { schema: { tags, summary: 'The challenge page', params: ChallengeParams } }, async (request, reply) => {
-    const challenge = simulator.challenge(request.params.reference);
+    const challenge = await simulator.challenge(request.params.reference);
     if (!challenge) throw new EngineError('RESOURCE_NOT_FOUND', { param: 'reference' });
     const nonce = randomBytes(16).toString('base64');
     const scale = scaleOf(challenge.currency);
@@ -40,7 +40,7 @@ export const pspRoutes: FastifyPluginAsyncTypebox<{ simulator: Simulator }> = as
       },
     },
     async (request) => {
-      const result = simulator.completeChallenge(request.params.reference, request.body.outcome);
+      const result = await simulator.completeChallenge(request.params.reference, request.body.outcome);
       if (!result) throw new EngineError('RESOURCE_NOT_FOUND', { param: 'reference' });
       return result;
     },

@@ -3,7 +3,7 @@ import { replies } from '../../contract/common';
 import { StaffSession, StaffSignInBody } from '../../contract/staff';
 import { createPinGuard } from '../../staff/pin';
 import { signIn, signOut } from '../../staff/sessions';
-import type { KeyRepo } from '../../store/key-repo';
+import type { Repos } from '../../store/port';
 import { callerOf } from '../auth';
 import { assertLocalPage } from './ui';
 
@@ -13,16 +13,16 @@ import { assertLocalPage } from './ui';
  * Both are the UI's, not the integrators': left out of the OpenAPI document.
  */
 
-export const staffSessionRoutes: FastifyPluginAsyncTypebox<{ keys: KeyRepo; pinHash: string; now: () => number }> = async (app, { keys, pinHash, now }) => {
+export const staffSessionRoutes: FastifyPluginAsyncTypebox<{ keys: Repos['keys']; pinHash: string; now: () => number }> = async (app, { keys, pinHash, now }) => {
   // per engine, in memory: a restart ends a lock, as the desktop kiosk's staff exit does
   const guard = createPinGuard();
   app.post('/staff-sessions', { schema: { hide: true, body: StaffSignInBody, response: replies(201, StaffSession) } }, async (request, reply) => {
     assertLocalPage(request);
-    const session = signIn({ keys, pinHash, guard, now }, request.body.pin);
+    const session = await signIn({ keys, pinHash, guard, now }, request.body.pin);
     return reply.code(201).header('cache-control', 'no-store').send({ data: session });
   });
   app.delete('/staff-sessions/current', { config: { scope: 'orders:any' }, schema: { hide: true } }, async (request, reply) => {
-    signOut(keys, callerOf(request));
+    await signOut(keys, callerOf(request));
     return reply.code(204).send(null);
   });
 };

@@ -23,16 +23,16 @@ export const syncRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext; worker:
         response: replies(200, SyncStatus),
       },
     },
-    async (request) => ({ data: syncStatus(ctx, worker(), grants(callerOf(request).scopes, 'sync')) }),
+    async (request) => ({ data: await syncStatus(ctx, worker(), grants(callerOf(request).scopes, 'sync')) }),
   );
   app.post(
     '/sync/conflicts/:id/retry',
     { config, schema: { tags, summary: 'Send a conflicting entry again', params: SyncEntryParams, response: replies(200, SyncEntry) } },
-    async (request) => ({ data: retryConflict(ctx, Number(request.params.id)) }),
+    async (request) => ({ data: await retryConflict(ctx, Number(request.params.id)) }),
   );
   app.post(
     '/sync/conflicts/:id/resolve',
     { config, schema: { tags, summary: 'Mark a conflict resolved, with a note', params: SyncEntryParams, body: ResolveBody, response: replies(200, SyncEntry) } },
-    async (request) => ({ data: resolveConflict(ctx, Number(request.params.id), request.body.note) }),
+    async (request) => ({ data: await resolveConflict(ctx, Number(request.params.id), request.body.note) }),
   );
 };

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { BasketRepo } from '../../store/basket-repo';
+import type { Repos } from '../../store/port';
 
 /**
  * Every answer under /api/v1 — baskets, errors, unknown routes, framework errors — says that v1 is
@@ -26,7 +26,7 @@ export const DEPRECATION_HEADERS = {
   link: `<${MIGRATION_GUIDE_PATH}>; rel="deprecation"; type="text/markdown", <${MIGRATION_GUIDE_PATH}>; rel="sunset"; type="text/markdown"`,
 } as const;
 
-export function installLegacyHeaders(app: FastifyInstance, baskets: BasketRepo, now: () => number): void {
+export function installLegacyHeaders(app: FastifyInstance, baskets: Repos['baskets'], now: () => number): void {
   app.addHook('onSend', async (request, reply) => {
     if (isLegacyPath(request.url)) reply.headers(DEPRECATION_HEADERS);
   });
@@ -35,7 +35,7 @@ export function installLegacyHeaders(app: FastifyInstance, baskets: BasketRepo, 
     const pattern = request.routeOptions.url;
     const route = `${request.method} ${pattern === undefined ? '(unmatched)' : pattern}`;
     try {
-      baskets.countCall(request.channelId ?? '', route, reply.statusCode >= 400, now());
+      await baskets.countCall(request.channelId ?? '', route, reply.statusCode >= 400, now());
     } catch (error) {
       // The answer is already sent; a counter that could not be written must not hide, nor fail the call.
       request.log.error({ err: error }, 'could not count a v1 call');

@@ -1,17 +1,17 @@
 import { EngineError } from '../../domain/errors';
 import type { AddExtrasBody, Cart, CreateCartBody } from '../../contract/cart';
 import type { ReservationRequest, UpsertBasketBody } from '../../contract/v1';
-import type { BasketRepo } from '../../store/basket-repo';
-import { addExtras } from '../add-extras';
+import type { Tx } from '../../store/port';
+import { addExtrasIn } from '../add-extras';
 import { liveCart } from '../cart-access';
 import { cartView } from '../cart-view';
-import { changeExtra } from '../change-extra';
+import { changeExtraIn } from '../change-extra';
 import type { EngineContext } from '../context';
-import { createCart } from '../create-cart';
-import { deleteCart } from '../delete-cart';
+import { createCartIn } from '../create-cart';
+import { deleteCartIn } from '../delete-cart';
 import { readCart } from '../read-cart';
-import { removeExtra } from '../remove-extra';
-import { applyVoucher } from '../vouchers';
+import { removeExtra, removeExtraIn } from '../remove-extra';
+import { applyVoucher, applyVoucherIn } from '../vouchers';
 import { parseReference } from './mapping-table';
 
 /**
@@ -24,7 +24,6 @@ import { parseReference } from './mapping-table';
 
 export interface LegacyContext {
   readonly ctx: EngineContext;
-  readonly baskets: BasketRepo;
 }
 
 export interface PlannedTicket {
@@ -43,25 +42,33 @@ export interface BasketPlan {
 }
 
 /** Knows whether an occurrence has this inventory item and price option; asked only for ambiguous references. */
-export type CatalogProbe = (occurrenceId: string, inventoryItemId: string, priceOptionId: string) => boolean;
+export type CatalogProbe = (occurrenceId: string, inventoryItemId: string, priceOptionId: string) => Promise<boolean>;
 
 /** The v3 items a v1 reservation list stands for. Pure, given the probe. */
-export function planBasket(reservations: readonly ReservationRequest[], probe: CatalogProbe): BasketPlan {
+export async function planBasket(reservations: readonly ReservationRequest[], probe: CatalogProbe): Promise<BasketPlan> {
   const tickets: PlannedTicket[] = [];
   const extras = new Map<string, PlannedExtra>();
-  reservations.forEach((reservation, index) => {
+  for (const [index, reservation] of reservations.entries()) {
     const parsed = parseReference(reservation.aggregateReference);
     if (!parsed) throw new EngineError('INVALID_FIELD_VALUE', { param: `reservations[${index}].aggregateReference`, details: { reason: 'not_an_aggregate_reference' } });
     if (parsed.kind === 'extra') {
       const seen = extras.get(parsed.extraId);
       extras.set(parsed.extraId, { index: seen?.index ?? index, extraId: parsed.extraId, quantity: (seen?.quantity ?? 0) + reservation.quantity });
-      return;
+      continue;
     }
     const [first] = parsed.splits;
-    const split = (parsed.splits.length > 1 && parsed.splits.find((s) => probe(reservation.productId, s.inventoryItemId, s.priceOptionId))) || first;
+    let split = first;
+    if (parsed.splits.length > 1) {
+      for (const candidate of parsed.splits) {
+        if (await probe(reservation.productId, candidate.inventoryItemId, candidate.priceOptionId)) {
+          split = candidate;
+          break;
+        }
+      }
+    }
     if (!split) throw new Error('parseReference returned a ticket without a split');
     tickets.push({ index, item: { occurrenceId: reservation.productId, ...split, quantity: reservation.quantity } });
-  });
+  }
   if (tickets.length === 0) throw new EngineError('INVALID_FIELD_VALUE', { param: 'reservations', details: { reason: 'no_ticket' } });
   // v3 attaches extras to the cart, so to its one occurrence: an extra for another one is a mixed cart.
   const occurrences = new Set(tickets.map((ticket) => ticket.item.occurrenceId));
@@ -73,59 +80,62 @@ export function planBasket(reservations: readonly ReservationRequest[], probe: C
   return { tickets, extras: [...extras.values()] };
 }
 
-export function upsertBasket(legacy: LegacyContext, channelId: string, body: UpsertBasketBody): Cart {
-  const { ctx, baskets } = legacy;
-  return await ctx.store.transaction(async (tx) => {
-    const plan = planBasket(body.reservations, probeOf(ctx));
-    const cartId = baskets.cartOf(channelId, body.reference);
-    const current = cartId === undefined ? undefined : stillHeld(ctx, cartId);
-    const cart = current && sameTickets(current, plan) ? syncExtras(ctx, current, plan) : replaceCart(ctx, current, plan);
-    baskets.point(channelId, body.reference, cart.id, ctx.now());
+export async function upsertBasket(legacy: LegacyContext, channelId: string, body: UpsertBasketBody): Promise<Cart> {
+  const { ctx } = legacy;
+  return ctx.store.transaction(async (tx) => {
+    const plan = await planBasket(body.reservations, probeOf(tx));
+    const cartId = await tx.baskets.cartOf(channelId, body.reference);
+    const current = cartId === undefined ? undefined : await stillHeld(ctx, tx, cartId);
+    const cart = current && sameTickets(current, plan) ? await syncExtras(ctx, tx, current, plan) : await replaceCart(ctx, tx, current, plan);
+    await tx.baskets.point(channelId, body.reference, cart.id, ctx.now());
     return cart;
   });
 }
 
-export function readBasket(legacy: LegacyContext, channelId: string, reference: string): Cart {
-  return readCart(legacy.ctx, cartIdOf(legacy, channelId, reference), undefined);
+export async function readBasket(legacy: LegacyContext, channelId: string, reference: string): Promise<Cart> {
+  return readCart(legacy.ctx, await cartIdOf(legacy.ctx.store.repos, channelId, reference), undefined);
 }
 
-export function applyPromotion(legacy: LegacyContext, channelId: string, reference: string, code: string): Cart {
-  return applyVoucher(legacy.ctx, cartIdOf(legacy, channelId, reference), code);
+export async function applyPromotion(legacy: LegacyContext, channelId: string, reference: string, code: string): Promise<Cart> {
+  return applyVoucher(legacy.ctx, await cartIdOf(legacy.ctx.store.repos, channelId, reference), code);
 }
 
-export function removeReservation(legacy: LegacyContext, channelId: string, reference: string, reservationId: string): Cart {
-  return rethrowAt(() => removeExtra(legacy.ctx, cartIdOf(legacy, channelId, reference), reservationId), (param) => (param === 'itemId' ? 'reservationId' : param));
+export async function removeReservation(legacy: LegacyContext, channelId: string, reference: string, reservationId: string): Promise<Cart> {
+  const cartId = await cartIdOf(legacy.ctx.store.repos, channelId, reference);
+  return rethrowAt(() => removeExtra(legacy.ctx, cartId, reservationId), (param) => (param === 'itemId' ? 'reservationId' : param));
 }
 
 /** v3 DELETE answers 204 again for a deleted cart; a cleared v1 basket answers 404 (contract §11), so read first. */
-export function clearBasket(legacy: LegacyContext, channelId: string, reference: string): void {
-  immediate(legacy.ctx.db, () => {
-    const cartId = cartIdOf(legacy, channelId, reference);
-    readCart(legacy.ctx, cartId, undefined);
-    deleteCart(legacy.ctx, cartId);
+export async function clearBasket(legacy: LegacyContext, channelId: string, reference: string): Promise<void> {
+  const { ctx } = legacy;
+  const refusal = await ctx.store.transaction(async (tx) => {
+    const cartId = await cartIdOf(tx, channelId, reference);
+    await liveCart(tx, cartId, ctx.now(), false);
+    return deleteCartIn(ctx, tx, cartId);
   });
+  if (refusal) throw refusal;
 }
 
 // ---------------------------------------------------------------------------------------------------
 
-function cartIdOf({ baskets }: LegacyContext, channelId: string, reference: string): string {
-  const cartId = baskets.cartOf(channelId, reference);
+async function cartIdOf(repos: Pick<Tx, 'baskets'>, channelId: string, reference: string): Promise<string> {
+  const cartId = await repos.baskets.cartOf(channelId, reference);
   if (cartId === undefined) throw new EngineError('RESOURCE_NOT_FOUND', { param: 'reference' });
   return cartId;
 }
 
-function probeOf(ctx: EngineContext): CatalogProbe {
-  return (occurrenceId, inventoryItemId, priceOptionId) => {
-    const option = await tx.catalog.priceOptions(occurrenceId, [priceOptionId]).get(priceOptionId);
-    return option !== undefined && await tx.catalog.inventory(occurrenceId, [inventoryItemId]).get(inventoryItemId)?.areaId === option.areaId;
+function probeOf(tx: Pick<Tx, 'catalog'>): CatalogProbe {
+  return async (occurrenceId, inventoryItemId, priceOptionId) => {
+    const option = (await tx.catalog.priceOptions(occurrenceId, [priceOptionId])).get(priceOptionId);
+    return option !== undefined && (await tx.catalog.inventory(occurrenceId, [inventoryItemId])).get(inventoryItemId)?.areaId === option.areaId;
   };
 }
 
 /** The cart behind the basket while it holds; none once it lapsed or was cleared; 409 once it was ordered. */
-function stillHeld(ctx: EngineContext, cartId: string): Cart | undefined {
+async function stillHeld(ctx: EngineContext, tx: Tx, cartId: string): Promise<Cart | undefined> {
   const now = ctx.now();
   try {
-    return cartView(tx, await liveCart(tx, cartId, now), now);
+    return await cartView(tx, await liveCart(tx, cartId, now), now);
   } catch (error) {
     if (error instanceof EngineError && (error.code === 'CART_EXPIRED' || error.code === 'RESOURCE_NOT_FOUND')) return undefined;
     throw error;
@@ -142,39 +152,39 @@ function sameTickets(cart: Cart, plan: BasketPlan): boolean {
 }
 
 /** Same tickets: the cart stays; its extras are made to match (removals first, so caps are checked on the result). */
-function syncExtras(ctx: EngineContext, cart: Cart, plan: BasketPlan): Cart {
+async function syncExtras(ctx: EngineContext, tx: Tx, cart: Cart, plan: BasketPlan): Promise<Cart> {
   let result = cart;
   const wanted = new Map(plan.extras.map((extra) => [extra.extraId, extra]));
   const lines = cart.items.filter((item) => item.type === 'extra');
-  for (const line of lines) if (!wanted.has(line.extraId ?? '')) result = removeExtra(ctx, cart.id, line.id);
+  for (const line of lines) if (!wanted.has(line.extraId ?? '')) result = await removeExtraIn(ctx, tx, cart.id, line.id);
   for (const line of lines) {
     const extra = wanted.get(line.extraId ?? '');
     if (extra && extra.quantity !== line.quantity) {
-      result = rethrowAt(() => changeExtra(ctx, cart.id, line.id, extra.quantity), (param) => (param === 'quantity' ? `reservations[${extra.index}].quantity` : param));
+      result = await rethrowAt(() => changeExtraIn(ctx, tx, cart.id, line.id, extra.quantity), (param) => (param === 'quantity' ? `reservations[${extra.index}].quantity` : param));
     }
   }
   const added = plan.extras.filter((extra) => !lines.some((line) => line.extraId === extra.extraId));
-  return added.length > 0 ? addPlannedExtras(ctx, cart.id, added) : result;
+  return added.length > 0 ? addPlannedExtras(ctx, tx, cart.id, added) : result;
 }
 
 /** New or changed tickets: a new cart (releasing the old one in the same transaction), its extras, the old vouchers. */
-function replaceCart(ctx: EngineContext, previous: Cart | undefined, plan: BasketPlan): Cart {
+async function replaceCart(ctx: EngineContext, tx: Tx, previous: Cart | undefined, plan: BasketPlan): Promise<Cart> {
   const body: CreateCartBody = { items: plan.tickets.map((ticket) => ticket.item), ...(previous && { previousCartId: previous.id }) };
-  let cart = rethrowAt(() => createCart(ctx, body), itemsParam(plan.tickets));
-  if (plan.extras.length > 0) cart = addPlannedExtras(ctx, cart.id, plan.extras);
-  for (const { code } of previous?.vouchers ?? []) cart = carryVoucher(ctx, cart, code);
+  let cart = await rethrowAt(() => createCartIn(ctx, tx, body), itemsParam(plan.tickets));
+  if (plan.extras.length > 0) cart = await addPlannedExtras(ctx, tx, cart.id, plan.extras);
+  for (const { code } of previous?.vouchers ?? []) cart = await carryVoucher(ctx, tx, cart, code);
   return cart;
 }
 
-function addPlannedExtras(ctx: EngineContext, cartId: string, extras: readonly PlannedExtra[]): Cart {
+async function addPlannedExtras(ctx: EngineContext, tx: Tx, cartId: string, extras: readonly PlannedExtra[]): Promise<Cart> {
   const body: AddExtrasBody = { items: extras.map(({ extraId, quantity }) => ({ extraId, quantity })) };
-  return rethrowAt(() => addExtras(ctx, cartId, body), itemsParam(extras));
+  return rethrowAt(() => addExtrasIn(ctx, tx, cartId, body), itemsParam(extras));
 }
 
 /** A voucher the new cart no longer qualifies for is dropped (the basket lists its promotions); other errors stand. */
-function carryVoucher(ctx: EngineContext, cart: Cart, code: string): Cart {
+async function carryVoucher(ctx: EngineContext, tx: Tx, cart: Cart, code: string): Promise<Cart> {
   try {
-    return applyVoucher(ctx, cart.id, code);
+    return await applyVoucherIn(ctx, tx, cart.id, code);
   } catch (error) {
     if (error instanceof EngineError && (error.code === 'INVALID_VOUCHER' || error.code === 'VOUCHER_NOT_APPLICABLE_TO_GIFT_CARD')) return cart;
     throw error;
@@ -201,9 +211,9 @@ function itemsParam(planned: readonly { index: number }[]): (param: string) => s
 }
 
 /** Runs a v3 call; an EngineError it throws leaves with its param renamed into the v1 request's terms. */
-function rethrowAt<T>(call: () => T, rename: (param: string) => string): T {
+async function rethrowAt<T>(call: () => Promise<T>, rename: (param: string) => string): Promise<T> {
   try {
-    return call();
+    return await call();
   } catch (error) {
     if (!(error instanceof EngineError) || error.param === undefined) throw error;
     throw new EngineError(error.code, { param: rename(error.param), ...(error.details !== undefined && { details: error.details }) });

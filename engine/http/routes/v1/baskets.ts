@@ -43,20 +43,20 @@ export const basketRoutes: FastifyPluginAsyncTypebox<BasketRoutesOptions> = asyn
   app.patch(
     '/baskets',
     { config, schema: { tags, deprecated: true, summary: 'Create or replace a basket (upsert)', body: UpsertBasketBody, response: v1Replies(Basket) } },
-    async (request) => ({ data: basketOf(request.body.reference, upsertBasket(legacy, channelOf(request), request.body)) }),
+    async (request) => ({ data: basketOf(request.body.reference, await upsertBasket(legacy, channelOf(request), request.body)) }),
   );
 
   app.get(
     '/baskets/:reference',
     { config, schema: { tags, deprecated: true, summary: 'Read a basket', params: BasketParams, response: v1Replies(Basket) } },
-    async (request) => ({ data: basketOf(request.params.reference, readBasket(legacy, channelOf(request), request.params.reference)) }),
+    async (request) => ({ data: basketOf(request.params.reference, await readBasket(legacy, channelOf(request), request.params.reference)) }),
   );
 
   app.patch(
     '/baskets/:reference/applyPromotion',
     { config, schema: { tags, deprecated: true, summary: 'Apply a promotion code', params: BasketParams, body: PromotionBody, response: v1Replies(Basket) } },
     async (request) => ({
-      data: basketOf(request.params.reference, applyPromotion(legacy, channelOf(request), request.params.reference, request.body.code)),
+      data: basketOf(request.params.reference, await applyPromotion(legacy, channelOf(request), request.params.reference, request.body.code)),
     }),
   );
 
@@ -65,7 +65,7 @@ export const basketRoutes: FastifyPluginAsyncTypebox<BasketRoutesOptions> = asyn
     { config, schema: { tags, deprecated: true, summary: 'Remove an extra (a ticket line answers 400)', params: ReservationParams, response: v1Replies(Basket) } },
     async (request) => {
       const { reference, reservationId } = request.params;
-      return { data: basketOf(reference, removeReservation(legacy, channelOf(request), reference, reservationId)) };
+      return { data: basketOf(reference, await removeReservation(legacy, channelOf(request), reference, reservationId)) };
     },
   );
 
@@ -82,7 +82,7 @@ export const basketRoutes: FastifyPluginAsyncTypebox<BasketRoutesOptions> = asyn
       },
     },
     async (request, reply) => {
-      clearBasket(legacy, channelOf(request), request.params.reference);
+      await clearBasket(legacy, channelOf(request), request.params.reference);
       return reply.code(204).send(null);
     },
   );
