@@ -71,7 +71,7 @@ export async function syncBacklog<S extends Running>(servers: Servers<S>, work: 
   const hubDb = openDatabase(hubDir);
   const key = createKeyRepo(hubDb).create('terminal', ['catalog:read', 'carts:write', 'orders:write', 'orders:import']).key;
   hubDb.close();
-  sellDirect(terminalDir, orders, SALE, catalog);
+  await sellDirect(terminalDir, orders, SALE, catalog);
 
   const common = ['--import', 'tsx', 'engine/cli/serve.ts', '--port', '0', '--rate-limit', '0', '--no-demo', '--log-level', 'warn'];
   const hub = await servers.start('sync hub', [...common, '--data', hubDir, '--catalog', catalogPath]);

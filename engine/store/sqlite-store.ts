@@ -31,7 +31,7 @@ import type { CatalogDocument } from '../contract/catalog';
  * otherwise see, or become part of, writes not yet committed. A transaction's work awaits only the store, whose
  * answers are already settled, so it runs to its end within one turn of the event loop.
  */
-export function createSqliteStore(db: Db, options: { groupCommit?: boolean } = {}): Store & { readonly db: Db; readonly durability: Durability } {
+export function createSqliteStore(db: Db, options: { groupCommit?: boolean } = {}): Store & { readonly db: Db; readonly durability: Durability; readonly commits: number } {
   // before anything else writes: from here on commits wait for the disk in groups (store/durability.ts)
   const durability: Durability = options.groupCommit === false
     ? { whenDurable: () => Promise.resolve(), syncs: 0, close: () => Promise.resolve() }
@@ -64,6 +64,7 @@ export function createSqliteStore(db: Db, options: { groupCommit?: boolean } = {
   const commit = db.prepare('COMMIT');
   const rollback = db.prepare('ROLLBACK');
   let busy: Promise<void> | undefined;
+  let commits = 0;
   const idle = async (): Promise<void> => {
     while (busy) await busy;
   };
@@ -90,6 +91,7 @@ export function createSqliteStore(db: Db, options: { groupCommit?: boolean } = {
       try {
         const result = await work(inTx);
         commit.run();
+        commits += 1;
         return result;
       } catch (error) {
         if (db.inTransaction) rollback.run();
@@ -117,6 +119,10 @@ export function createSqliteStore(db: Db, options: { groupCommit?: boolean } = {
   return {
     dialect: 'sqlite',
     db,
+    /** write transactions committed through `transaction` (tests count them) */
+    get commits() {
+      return commits;
+    },
     durability,
     repos,
     transaction,

@@ -9,6 +9,7 @@ import { replies } from '../../engine/contract/common';
 import type { NameLanguage } from '../../engine/domain/names';
 import { createSimulator } from '../../engine/payments/simulator';
 import { openDatabase } from '../../engine/store/db';
+import { createSqliteStore } from '../../engine/store/sqlite-store';
 import { occurrenceInventory } from '../../engine/use-cases/catalog';
 import { createContext } from '../../engine/use-cases/context';
 import { concert, createCart, errorOf, seat } from '../helpers/cart-assertions';
@@ -68,11 +69,11 @@ describe('the inventory answer is unchanged byte for byte', () => {
     await createCart(engine, [seat('C12'), seat('C13')]);
     await createCart(engine, [concert(3)]);
     // The reference: the view as the use case builds it, through Fastify's own response serializer.
-    const db = openDatabase(engine.dataDir);
-    const ctx = createContext(db, { holdSeconds: 900, now: Date.now, payments: createSimulator(db, { baseUrl: () => engine.url, now: Date.now }).provider });
+    const store = createSqliteStore(openDatabase(engine.dataDir), { groupCommit: false });
+    const ctx = createContext(store, { holdSeconds: 900, now: Date.now, payments: createSimulator(store, { baseUrl: () => engine.url, now: Date.now }).provider });
     const reference = Fastify();
-    reference.get<{ Querystring: { o: string; c?: string; l: NameLanguage } }>('/', { schema: { response: replies(200, InventoryView) } }, (request) => ({
-      data: occurrenceInventory(ctx, request.query.o, request.query.c, request.query.l),
+    reference.get<{ Querystring: { o: string; c?: string; l: NameLanguage } }>('/', { schema: { response: replies(200, InventoryView) } }, async (request) => ({
+      data: await occurrenceInventory(ctx, request.query.o, request.query.c, request.query.l),
     }));
     try {
       for (const [occurrenceId, language, currency] of [[TEMPEST, 'en', undefined], [TEMPEST, 'de', 'USD'], [BRASS, 'fr', 'JPY'], [BRASS, 'en', 'EUR'], ['gift-card', 'de', undefined], ['big-hall', 'de', 'USD'], ['big-hall', 'en', undefined]] as const) {
@@ -82,7 +83,7 @@ describe('the inventory answer is unchanged byte for byte', () => {
       }
     } finally {
       await reference.close();
-      db.close();
+      await store.close();
     }
   });
 });

@@ -1,12 +1,13 @@
 import type { CatalogDocument } from '../../engine/contract/catalog';
 import type { Order } from '../../engine/contract/order';
 import { createSimulator } from '../../engine/payments/simulator';
-import { immediate, openDatabase } from '../../engine/store/db';
+import { openDatabase } from '../../engine/store/db';
+import { createSqliteStore } from '../../engine/store/sqlite-store';
 import { importCatalog } from '../../engine/use-cases/catalog';
-import { beginCheckout } from '../../engine/use-cases/checkout-begin';
-import { settleCheckout } from '../../engine/use-cases/checkout-settle';
+import { beginCheckoutIn } from '../../engine/use-cases/checkout-begin';
+import { settleCheckoutIn } from '../../engine/use-cases/checkout-settle';
 import { createContext } from '../../engine/use-cases/context';
-import { createCart } from '../../engine/use-cases/create-cart';
+import { createCartIn } from '../../engine/use-cases/create-cart';
 
 /**
  * Cash sales written straight into a terminal's data folder by the engine's own use cases (cart, checkout,
@@ -19,27 +20,30 @@ export interface DirectSale {
   readonly priceOptionId: string;
 }
 
-export function sellDirect(dataDir: string, count: number, sale: DirectSale, catalog?: CatalogDocument): Order[] {
-  const db = openDatabase(dataDir);
+export async function sellDirect(dataDir: string, count: number, sale: DirectSale, catalog?: CatalogDocument): Promise<Order[]> {
+  const store = createSqliteStore(openDatabase(dataDir), { groupCommit: false });
   try {
-    const simulator = createSimulator(db, { baseUrl: () => 'http://127.0.0.1', now: Date.now });
-    const ctx = createContext(db, { holdSeconds: 900, now: Date.now, payments: simulator.provider, syncing: true });
-    if (catalog) importCatalog(ctx, catalog);
-    return immediate(db, () =>
-      Array.from({ length: count }, (_, i) => {
-        const cart = createCart(ctx, { items: [{ ...sale, quantity: 1 + (i % 2) }] });
-        const start = beginCheckout(
+    const simulator = createSimulator(store, { baseUrl: () => 'http://127.0.0.1', now: Date.now });
+    const ctx = createContext(store, { holdSeconds: 900, now: Date.now, payments: simulator.provider, syncing: true });
+    if (catalog) await importCatalog(ctx, catalog);
+    return await store.transaction(async (tx) => {
+      const orders: Order[] = [];
+      for (let i = 0; i < count; i++) {
+        const cart = await createCartIn(ctx, tx, { items: [{ ...sale, quantity: 1 + (i % 2) }] });
+        const start = await beginCheckoutIn(
           ctx,
+          tx,
           { apiKeyId: 'direct-sale', apiKeyScopes: ['orders:write'], idempotencyKey: crypto.randomUUID(), body: { cartId: cart.id, expectedTotal: cart.total, payment: { method: 'cash' } } },
           Date.now(),
         );
         if (start.kind !== 'charge') throw new Error('a fresh key replayed');
-        const settled = settleCheckout(ctx, start.attempt, { status: 'approved' }, Date.now());
+        const settled = await settleCheckoutIn(ctx, tx, start.attempt, { status: 'approved' }, Date.now());
         if ('error' in settled) throw settled.error;
-        return settled.order;
-      }),
-    );
+        orders.push(settled.order);
+      }
+      return orders;
+    });
   } finally {
-    db.close();
+    await store.close();
   }
 }

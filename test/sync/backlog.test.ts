@@ -89,7 +89,7 @@ describe('a healthy hub', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'kassa-backlog-'));
     // Written by the engine's own use cases into the terminal's file before it starts: the drain is what is
     // measured, straight to the hub on loopback (no proxy between them).
-    const local = sellDirect(dataDir, 2000, { occurrenceId: FEST.occurrenceId, inventoryItemId: FEST.field.inventoryItemId, priceOptionId: FEST.field.adult }, syncCatalog());
+    const local = await sellDirect(dataDir, 2000, { occurrenceId: FEST.occurrenceId, inventoryItemId: FEST.field.inventoryItemId, priceOptionId: FEST.field.adult }, syncCatalog());
     const started = Date.now();
     const kiosk = await startTestEngine({ dataDir, demo: false, upstream: { url: hub.url, key: hub.createKey(SYNC_SCOPES), ...DEFAULTS, pullIntervalMs: 60_000 } });
     cleanups.push(async () => {

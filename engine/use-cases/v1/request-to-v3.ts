@@ -42,7 +42,7 @@ export interface BasketPlan {
 }
 
 /** Knows whether an occurrence has this inventory item and price option; asked only for ambiguous references. */
-export type CatalogProbe = (occurrenceId: string, inventoryItemId: string, priceOptionId: string) => Promise<boolean>;
+export type CatalogProbe = (occurrenceId: string, inventoryItemId: string, priceOptionId: string) => boolean | Promise<boolean>;
 
 /** The v3 items a v1 reservation list stands for. Pure, given the probe. */
 export async function planBasket(reservations: readonly ReservationRequest[], probe: CatalogProbe): Promise<BasketPlan> {

@@ -17,14 +17,14 @@ import { planBasket, type BasketPlan, type CatalogProbe } from '../../../engine/
 const nothingKnown: CatalogProbe = () => false;
 
 describe('mapping table converters', () => {
-  it('money: {amount, currency} ↔ {value, currency, decimalPlaces}, the scale from ISO 4217', () => {
+  it('money: {amount, currency} ↔ {value, currency, decimalPlaces}, the scale from ISO 4217', async () => {
     expect(toV1Money({ amount: 3900, currency: 'EUR' })).toEqual({ value: 3900, currency: 'EUR', decimalPlaces: 2 });
     expect(toV1Money({ amount: 4222, currency: 'JPY' })).toEqual({ value: 4222, currency: 'JPY', decimalPlaces: 0 });
     expect(toV1Money({ amount: 12345, currency: 'KWD' })).toEqual({ value: 12345, currency: 'KWD', decimalPlaces: 3 });
     expect(toV3Money(toV1Money({ amount: -500, currency: 'CHF' }))).toEqual({ amount: -500, currency: 'CHF' });
   });
 
-  it('aggregateReference: tickets split at every colon, extras by their prefix, nonsense is refused', () => {
+  it('aggregateReference: tickets split at every colon, extras by their prefix, nonsense is refused', async () => {
     expect(parseReference('standing:standing-adult')).toEqual({ kind: 'ticket', splits: [{ inventoryItemId: 'standing', priceOptionId: 'standing-adult' }] });
     expect(parseReference('extra:parking')).toEqual({ kind: 'extra', extraId: 'parking' });
     expect(parseReference('A:1:full')).toEqual({
@@ -37,42 +37,42 @@ describe('mapping table converters', () => {
     for (const bad of ['standing', ':adult', 'standing:', ':', 'extra:']) expect(parseReference(bad), bad).toBeUndefined();
   });
 
-  it('an ambiguous reference takes the split the catalog knows', () => {
+  it('an ambiguous reference takes the split the catalog knows', async () => {
     const probe: CatalogProbe = (occurrence, item, option) => occurrence === 'o' && item === 'A:1' && option === 'full';
-    const plan = planBasket([{ productId: 'o', aggregateReference: 'A:1:full', quantity: 1 }], probe);
+    const plan = await planBasket([{ productId: 'o', aggregateReference: 'A:1:full', quantity: 1 }], probe);
     expect(plan.tickets[0]?.item).toEqual({ occurrenceId: 'o', inventoryItemId: 'A:1', priceOptionId: 'full', quantity: 1 });
   });
 
-  it('a basket without a ticket, an extra for another occurrence and a broken reference are refused with the param in v1 terms', () => {
-    const refusal = (reservations: ReservationRequest[]) => {
+  it('a basket without a ticket, an extra for another occurrence and a broken reference are refused with the param in v1 terms', async () => {
+    const refusal = async (reservations: ReservationRequest[]) => {
       try {
-        planBasket(reservations, nothingKnown);
+        await planBasket(reservations, nothingKnown);
       } catch (error) {
         if (error instanceof EngineError) return { code: error.code, param: error.param };
         throw error;
       }
       return undefined;
     };
-    expect(refusal([{ productId: 'o', aggregateReference: 'extra:parking', quantity: 1 }])).toEqual({ code: 'INVALID_FIELD_VALUE', param: 'reservations' });
+    expect(await refusal([{ productId: 'o', aggregateReference: 'extra:parking', quantity: 1 }])).toEqual({ code: 'INVALID_FIELD_VALUE', param: 'reservations' });
     expect(
-      refusal([
+      await refusal([
         { productId: 'o', aggregateReference: 'a:b', quantity: 1 },
         { productId: 'p', aggregateReference: 'extra:parking', quantity: 1 },
       ]),
     ).toEqual({ code: 'MIXED_OCCURRENCES_NOT_SUPPORTED', param: 'reservations[1].productId' });
-    expect(refusal([{ productId: 'o', aggregateReference: 'nocolon', quantity: 1 }])).toEqual({
+    expect(await refusal([{ productId: 'o', aggregateReference: 'nocolon', quantity: 1 }])).toEqual({
       code: 'INVALID_FIELD_VALUE',
       param: 'reservations[0].aggregateReference',
     });
   });
 
-  it('every v3 code keeps its status in v1 but CART_EXPIRED, which answers 404 (contract §11)', () => {
+  it('every v3 code keeps its status in v1 but CART_EXPIRED, which answers 404 (contract §11)', async () => {
     for (const code of Object.keys(ERROR_CATALOGUE) as ErrorCode[]) {
       expect(v1Status(code), code).toBe(code === 'CART_EXPIRED' ? 404 : ERROR_CATALOGUE[code].status);
     }
   });
 
-  it('docs/v1.md prints the mapping table exactly as the code runs it', () => {
+  it('docs/v1.md prints the mapping table exactly as the code runs it', async () => {
     const guide = readFileSync(new URL('../../../docs/v1.md', import.meta.url), 'utf8');
     expect(guide).toContain(renderMappingTables());
   });
@@ -143,13 +143,13 @@ function cartOf(plan: BasketPlan, prices: ReadonlyMap<string, number>, vouchers:
 }
 
 describe('round trip v1 → v3 → v1 (property)', () => {
-  it('keeps every reservation, quantity, price, total, promotion and the cart id; and maps back to the same v3 plan', () => {
-    fc.assert(
-      fc.property(randomBasket, (basket) => {
+  it('keeps every reservation, quantity, price, total, promotion and the cart id; and maps back to the same v3 plan', async () => {
+    await fc.assert(
+      fc.asyncProperty(randomBasket, async (basket) => {
         const request = requestOf(basket);
         const known = new Set(basket.tickets.map((t) => JSON.stringify([basket.occurrenceId, t.inventoryItemId, t.priceOptionId])));
         const probe: CatalogProbe = (occurrence, item, option) => known.has(JSON.stringify([occurrence, item, option]));
-        const plan = planBasket(request, probe);
+        const plan = await planBasket(request, probe);
 
         // v1 → v3: the ticket items are exactly the tickets sent, in order; the extras one per id, quantities summed
         expect(plan.tickets.map((t) => t.item)).toEqual(
@@ -184,7 +184,7 @@ describe('round trip v1 → v3 → v1 (property)', () => {
         });
 
         // … and v1 → v3 again: the basket as answered plans the very same v3 calls
-        const again = planBasket(
+        const again = await planBasket(
           answer.reservations.map(({ productId, aggregateReference, quantity }) => ({ productId, aggregateReference, quantity })),
           probe,
         );

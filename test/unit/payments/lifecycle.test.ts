@@ -6,6 +6,7 @@ import { demoCatalog } from '../../../engine/catalog/demo';
 import type { PaymentProvider } from '../../../engine/payments/provider';
 import { ProviderDeadlineExceeded, withDeadline } from '../../../engine/payments/provider';
 import { createSimulator } from '../../../engine/payments/simulator';
+import { createSqliteStore } from '../../../engine/store/sqlite-store';
 import { openDatabase, type Db } from '../../../engine/store/db';
 import { cancelOrder } from '../../../engine/use-cases/cancel-order';
 import { importCatalog } from '../../../engine/use-cases/catalog';
@@ -19,16 +20,17 @@ import { settleOpenAttempts } from '../../../engine/use-cases/recover-payments';
  * lose its answers (a network between the engine and a real provider does).
  */
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
-function setup(options: { hangMs?: number } = {}) {
+async function setup(options: { hangMs?: number } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'kassa-pay-'));
-  const db = openDatabase(dir);
+  const store = createSqliteStore(openDatabase(dir), { groupCommit: false });
+  const db = store.db;
   let clock = Date.parse('2027-01-10T10:00:00Z');
-  const simulator = createSimulator(db, { baseUrl: () => 'http://127.0.0.1:1', now: () => clock, hangMs: options.hangMs });
+  const simulator = createSimulator(store, { baseUrl: () => 'http://127.0.0.1:1', now: () => clock, hangMs: options.hangMs });
   const faults = { refundFailures: 0, chargeAnswersLost: 0, refundCalls: 0, statusFailures: 0 };
   // The simulator does the work; this layer loses answers the way a network does.
   const provider: PaymentProvider = {
@@ -57,11 +59,11 @@ function setup(options: { hangMs?: number } = {}) {
       return simulator.provider.refund(reference);
     },
   };
-  const ctx = createContext(db, { holdSeconds: 900, now: () => clock, payments: withDeadline(provider, 200) });
-  importCatalog(ctx, demoCatalog());
-  cleanups.push(() => {
+  const ctx = createContext(store, { holdSeconds: 900, now: () => clock, payments: withDeadline(provider, 200) });
+  await importCatalog(ctx, demoCatalog());
+  cleanups.push(async () => {
     simulator.stop();
-    db.close();
+    await store.close();
     rmSync(dir, { recursive: true, force: true });
   });
   return { ctx, db, simulator, faults, advance: (ms: number) => (clock += ms) };
@@ -70,14 +72,14 @@ function setup(options: { hangMs?: number } = {}) {
 const one = (db: Db, sql: string) => db.prepare<[], Record<string, unknown>>(sql).get();
 
 async function cardOrder(ctx: EngineContext, token = 'tok_visa') {
-  const cart = createCart(ctx, { items: [{ occurrenceId: 'brass-2027-03-12', inventoryItemId: 'standing', priceOptionId: 'standing-adult', quantity: 1 }] });
+  const cart = await createCart(ctx, { items: [{ occurrenceId: 'brass-2027-03-12', inventoryItemId: 'standing', priceOptionId: 'standing-adult', quantity: 1 }] });
   const result = await placeOrder(ctx, { id: 'key_1', scopes: ['admin'] }, crypto.randomUUID(), { cartId: cart.id, expectedTotal: cart.total, payment: { method: 'card', token } });
   return { cart, result };
 }
 
 describe('refunds: recorded only once the provider confirms, and never twice', () => {
   it('a refund without an answer leaves the order refunding; the next sweep confirms it, one refund in the ledger', async () => {
-    const { ctx, db, faults } = setup();
+    const { ctx, db, faults } = await setup();
     const { result } = await cardOrder(ctx);
     if (!('order' in result)) throw new Error('expected an order');
     faults.refundFailures = 1;
@@ -100,7 +102,7 @@ describe('refunds: recorded only once the provider confirms, and never twice', (
   });
 
   it('the provider refund is idempotent per reference', async () => {
-    const { ctx, simulator } = setup();
+    const { ctx, simulator } = await setup();
     const { result } = await cardOrder(ctx);
     if (!('order' in result)) throw new Error('expected an order');
     const reference = result.order.payment.reference ?? '';
@@ -113,7 +115,7 @@ describe('refunds: recorded only once the provider confirms, and never twice', (
 
 describe('a charge whose answer is lost is settled by asking the provider, never by guessing', () => {
   it('approved at the provider: the order is made in the same request', async () => {
-    const { ctx, db, faults } = setup();
+    const { ctx, db, faults } = await setup();
     faults.chargeAnswersLost = 1;
     const { result } = await cardOrder(ctx);
     expect('order' in result).toBe(true);
@@ -122,7 +124,7 @@ describe('a charge whose answer is lost is settled by asking the provider, never
   });
 
   it('a provider that hangs: the deadline ends the call, the reference is closed, the late charge is never taken', async () => {
-    const { ctx, db, simulator } = setup({ hangMs: 400 });
+    const { ctx, db, simulator } = await setup({ hangMs: 400 });
     const started = Date.now();
     const { cart } = await cardOrder(ctx, 'tok_timeout').catch((error: unknown) => {
       expect(error).toMatchObject({ code: 'PAYMENT_PROVIDER_UNAVAILABLE', details: { charged: false } });
@@ -139,7 +141,7 @@ describe('a charge whose answer is lost is settled by asking the provider, never
   });
 
   it('when the provider cannot say either, the attempt stays pending (502) and the next sweep past the deadline settles it', async () => {
-    const { ctx, db, faults, advance } = setup({ hangMs: 60_000 });
+    const { ctx, db, faults, advance } = await setup({ hangMs: 60_000 });
     faults.statusFailures = 1;
     const error = await cardOrder(ctx, 'tok_timeout').then(() => undefined, (e: unknown) => e);
     expect(error).toMatchObject({ code: 'PAYMENT_PROVIDER_UNAVAILABLE' });
