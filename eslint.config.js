@@ -78,6 +78,17 @@ export default tseslint.config(
     },
   },
   {
+    // The engine is asynchronous through its storage port (issue #23): a Promise that is neither awaited nor
+    // handled is a write that may not have happened, or an error nobody sees.
+    files: ['engine/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+    },
+  },
+  {
     files: ['renderer/src/api/**'],
     rules: { 'no-restricted-globals': 'off', 'no-restricted-properties': 'off' },
   },

@@ -47,7 +47,7 @@ export function installChannelAuth(app: FastifyInstance, channels: ChannelRepo):
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, raw, done) => {
     const text = typeof raw === 'string' ? raw : raw.toString('utf8');
     request.v1RawBody = text;
-    parseJson(request, text, (error, parsed) => {
+    void parseJson(request, text, (error, parsed) => {
       if (error) request.v1BodyProblem = 'MALFORMED_JSON';
       done(null, error ? undefined : parsed);
     });
