@@ -1,8 +1,8 @@
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../engine/store/db';
@@ -11,11 +11,29 @@ import { migratePostgres } from '../../engine/store/postgres/migrate';
 import { createTestDatabase, postgresAvailable, postgresSuite } from '../helpers/postgres';
 import { postgresShape, sqliteShape } from './schema-shape';
 
-const run = promisify(execFile);
 const pools: pg.Pool[] = [];
 afterAll(async () => {
   await Promise.all(pools.map((pool) => pool.end()));
 });
+
+/** a child process that opens `url` with openPostgres once told to go */
+function startChild(url: string): { ready: Promise<void>; go: () => void; answer: Promise<unknown> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'postgres-open-child.ts'), url], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let output = '';
+  let markReady: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    output += chunk;
+    if (output.startsWith('ready\n')) markReady();
+  });
+  const answer = once(child, 'exit').then(([code]) => {
+    if (code !== 0) throw new Error(`child exited with ${String(code)}: ${output}`);
+    return JSON.parse(output.slice('ready\n'.length));
+  });
+  // a child that dies while loading fails the test with its output rather than leave it waiting
+  const readyOrDead = Promise.race([ready, answer.then(() => Promise.reject(new Error(`child ended before it was ready: ${output}`)))]);
+  return { ready: readyOrDead, go: () => child.stdin.write('go\n'), answer };
+}
 
 async function open(url: string): Promise<pg.Pool> {
   const pool = await openPostgres(url);
@@ -66,10 +84,10 @@ describe.skipIf(!postgresAvailable())(postgresSuite('the PostgreSQL schema'), ()
 
   it('migrates once when three processes open the same new database at the same moment', async () => {
     const url = await createTestDatabase();
-    const child = join(import.meta.dirname, 'postgres-open-child.ts');
-    const startAt = String(Date.now() + 2_500);
-    const answers = await Promise.all([1, 2, 3].map(() => run(process.execPath, ['--import', 'tsx', child, url, startAt], { timeout: 30_000 })));
-    for (const answer of answers) expect(JSON.parse(answer.stdout)).toEqual({ versions: [16] });
+    const children = [1, 2, 3].map(() => startChild(url));
+    await Promise.all(children.map((child) => child.ready));
+    for (const child of children) child.go(); // all three at once: each is loaded and waiting
+    for (const answer of await Promise.all(children.map((child) => child.answer))) expect(answer).toEqual({ versions: [16] });
     const pool = await open(url);
     const tables = await pool.query<{ name: string; copies: number }>(`
       SELECT table_name AS name, count(*)::int AS copies FROM information_schema.tables WHERE table_schema = 'public' GROUP BY table_name`);
