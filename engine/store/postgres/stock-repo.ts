@@ -37,7 +37,7 @@ export function createPgStockRepo(q: Queryable): Async<StockRepo> {
     async changedPlaces(occurrenceId: string, since: number): Promise<[string, number, number, number][]> {
       const { rows } = await q.query<{ area_id: string; position: number; available: number; held: number }>(`
         SELECT area_id, position, ${AVAILABLE} AS available, held FROM inventory_items
-        WHERE occurrence_id = $1 AND active = 1 AND stock_version > $2`, [occurrenceId, since]);
+        WHERE occurrence_id = $1 AND active = 1 AND stock_version > $2 ORDER BY ${BY_KEY}`, [occurrenceId, since]);
       return rows.map((row) => [row.area_id, row.position, row.available, row.held]);
     },
     /** available and held of every active item, alternating, in the order of ids(); into `reuse` when it has the length */
