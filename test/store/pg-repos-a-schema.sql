@@ -60,13 +60,18 @@ CREATE TABLE v1_usage (channel_id TEXT NOT NULL, route TEXT NOT NULL, calls INTE
 CREATE TABLE stock_clock (id INTEGER PRIMARY KEY CHECK (id = 1), catalog BIGINT NOT NULL, stock BIGINT NOT NULL);
 INSERT INTO stock_clock (id, catalog, stock) VALUES (1, 1, 0);
 
--- SQLite's inventory_stock_changed: every change of held, sold, allocated or capacity takes the next stock counter
+-- SQLite's inventory_stock_changed, stamped at commit as in branch i23-pgschema's baseline (a deferred constraint
+-- trigger: the stock_clock row is locked only while committing, so it never closes a deadlock cycle)
 CREATE FUNCTION inventory_stock_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  stamp BIGINT;
 BEGIN
-  IF NEW.held IS DISTINCT FROM OLD.held OR NEW.sold IS DISTINCT FROM OLD.sold OR NEW.allocated IS DISTINCT FROM OLD.allocated
-     OR NEW.capacity IS DISTINCT FROM OLD.capacity THEN
-    UPDATE stock_clock SET stock = stock + 1 WHERE id = 1 RETURNING stock INTO NEW.stock_version;
-  END IF;
-  RETURN NEW;
+  UPDATE stock_clock SET stock = stock + 1 WHERE id = 1 RETURNING stock INTO stamp;
+  UPDATE inventory_items SET stock_version = stamp WHERE occurrence_id = NEW.occurrence_id AND id = NEW.id;
+  RETURN NULL;
 END $$;
-CREATE TRIGGER inventory_stock_changed BEFORE UPDATE ON inventory_items FOR EACH ROW EXECUTE FUNCTION inventory_stock_changed();
+CREATE CONSTRAINT TRIGGER inventory_stock_changed AFTER UPDATE OF held, sold, allocated, capacity ON inventory_items
+DEFERRABLE INITIALLY DEFERRED
+FOR EACH ROW WHEN (NEW.held IS DISTINCT FROM OLD.held OR NEW.sold IS DISTINCT FROM OLD.sold
+  OR NEW.allocated IS DISTINCT FROM OLD.allocated OR NEW.capacity IS DISTINCT FROM OLD.capacity)
+EXECUTE FUNCTION inventory_stock_changed();
