@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EngineError } from '../../engine/domain/errors';
 import type { CartLine } from '../../engine/domain/pricing';
 import { createPgCartRepo } from '../../engine/store/postgres/cart-repo';
 import { createPgCheckoutRepo } from '../../engine/store/postgres/checkout-repo';
@@ -6,7 +7,7 @@ import { createPgOrderRepo } from '../../engine/store/postgres/order-repo';
 import { createPgOutboxRepo } from '../../engine/store/postgres/outbox-repo';
 import { createPgPspRepo } from '../../engine/store/postgres/psp-repo';
 import { postgresAvailable, postgresSuite } from '../helpers/postgres';
-import { barrier, cartSql, inTransaction, openPair, orderSql, thrown, type Pair } from './pg-repos-a-fixture';
+import { barrier, cartSql, inTransaction, openPair, orderSql, type Pair } from './pg-repos-a-fixture';
 
 /**
  * Races on PostgreSQL: several pool clients run the same repository method in parallel transactions (READ
@@ -178,8 +179,12 @@ describe.skipIf(!postgresAvailable())(postgresSuite('PostgreSQL repositories (a)
 
   it('a hold the stock cannot give is refused with the item, the places left and the places asked', async () => {
     await pair.client.query("UPDATE inventory_items SET held = 8 WHERE id = 'floor'");
-    const carts = createPgCartRepo(pair.client);
-    const refused = await thrown(() => carts.insert(cart('c1'), [line('l0', '9', 1), line('l1', 'floor', 3)], new Map([['9', 1], ['floor', 3]])));
-    expect(refused).toBe('EngineError: INVENTORY_EXHAUSTED');
+    const refused = await inTransaction(pair.pool, (client) => createPgCartRepo(client)
+      .insert(cart('c1'), [line('l0', '9', 1), line('l1', 'floor', 3)], new Map([['9', 1], ['floor', 3]]))).then(() => undefined, (error: unknown) => error);
+    expect(refused).toBeInstanceOf(EngineError);
+    expect(refused).toMatchObject({ code: 'INVENTORY_EXHAUSTED', param: 'items[1].quantity',
+      details: { inventoryItemId: 'floor', availableQuantity: 2, requestedQuantity: 3 } });
+    // the caller's transaction rolled back: the seat taken before the refusal is free again
+    expect(await read("SELECT id, held FROM inventory_items WHERE id IN ('9', 'floor') ORDER BY id")).toEqual([{ id: '9', held: 0 }, { id: 'floor', held: 8 }]);
   });
 });

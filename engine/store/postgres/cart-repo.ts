@@ -61,7 +61,9 @@ export function createPgCartRepo(q: Queryable): Async<CartRepo> {
     async releaseExpired(now: number): Promise<void> {
       const any = await q.query("SELECT 1 FROM carts WHERE status = 'held' AND expires_at <= $1 LIMIT 1", [now]);
       if (any.rows.length === 0) return;
+      // (the payment test here only spares a paying cart the lock; the UPDATE below is what decides)
       const candidates = await q.query<{ id: string }>(`SELECT id FROM carts WHERE status = 'held' AND expires_at <= $1
+          AND NOT EXISTS (SELECT 1 FROM payment_attempts p WHERE p.cart_id = carts.id AND p.state = 'pending')
         ORDER BY id COLLATE "C" FOR UPDATE SKIP LOCKED`, [now]);
       if (candidates.rows.length === 0) return;
       const expired = await q.query<{ id: string }>(`UPDATE carts SET status = 'expired'
