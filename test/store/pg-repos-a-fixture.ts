@@ -1,22 +1,19 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { expect } from 'vitest';
 import { openDatabase, type Db } from '../../engine/store/db';
 import type { Async } from '../../engine/store/port-types';
+import { openPostgres } from '../../engine/store/postgres/connect';
 import { createTestDatabase } from '../helpers/postgres';
 
 /**
  * Two databases with the same rows, for the parity tests of test/store/pg-repos-a*.test.ts: a migrated SQLite
- * file in a temp folder (openDatabase) and a fresh PostgreSQL database on the run's cluster with the schema the
- * PostgreSQL repositories expect (pg-repos-a-schema.sql until branch i23-pgschema's migrations are here).
+ * file in a temp folder (openDatabase) and a fresh PostgreSQL database on the run's cluster, migrated
+ * (engine/store/postgres/migrations, through the run's template) and opened as the engine opens it (openPostgres).
  */
 
-// the pool reads int8 as numbers, as the adapter's pool does (every value Kassa stores is far below 2^53)
-pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
-
-const SCHEMA = readFileSync(new URL('./pg-repos-a-schema.sql', import.meta.url), 'utf8');
 
 /** Rows both dialects take as written. Seat ids whose byte order differs from a locale's: '10' < '9' < 'B' < 'a'. */
 export const SEED = `
@@ -82,10 +79,9 @@ export async function openPair(seed: string = SEED): Promise<Pair> {
   const dir = mkdtempSync(join(tmpdir(), 'kassa-pgrepo-a-'));
   const sqlite = openDatabase(dir);
   sqlite.exec(seed);
-  const url = await createTestDatabase();
-  const pool = new pg.Pool({ connectionString: url, max: 12 });
+  const url = await createTestDatabase({ migrated: true });
+  const pool = await openPostgres(url, { max: 12 });
   const client = await pool.connect();
-  await client.query(SCHEMA);
   await client.query(seed);
   return {
     sqlite,

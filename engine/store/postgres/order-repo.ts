@@ -5,8 +5,8 @@ import type { Queryable } from './queryable';
 
 /**
  * PostgreSQL twin of store/order-repo.ts: orders, their tickets and gift cards, and the stock they sold. Runs in
- * the caller's transaction. SQLite's `rowid` (insertion order, the pages' cursor) is the column `orders.seq`
- * (an identity column) here.
+ * the caller's transaction. SQLite's implicit `rowid` (insertion order, the pages' cursor) is a real identity column
+ * of the same name here (migrations/0016-baseline.sql), so the paging SQL is SQLite's.
  */
 
 const ORDER_COLUMNS = `id, cart_id AS "cartId", status, created_at AS "createdAt", cancelled_at AS "cancelledAt", currency, total, lines, payment`;
@@ -63,12 +63,12 @@ export function createPgOrderRepo(q: Queryable): Async<OrderRepo> {
       WHERE o.id = ANY($1::text[])`, [[...orderIds]]),
     /** a page of orders, newest first, after the order with sequence number `afterSeq` */
     page: (limit: number, afterSeq?: number) => (afterSeq === undefined
-      ? rows<PagedOrder>(`SELECT ${ORDER_COLUMNS}, seq FROM orders ORDER BY seq DESC LIMIT $1`, [limit])
-      : rows<PagedOrder>(`SELECT ${ORDER_COLUMNS}, seq FROM orders WHERE seq < $1 ORDER BY seq DESC LIMIT $2`, [afterSeq, limit])),
+      ? rows<PagedOrder>(`SELECT ${ORDER_COLUMNS}, rowid AS seq FROM orders ORDER BY rowid DESC LIMIT $1`, [limit])
+      : rows<PagedOrder>(`SELECT ${ORDER_COLUMNS}, rowid AS seq FROM orders WHERE rowid < $1 ORDER BY rowid DESC LIMIT $2`, [afterSeq, limit])),
     /** a page of one owner's orders, newest first */
     pageOf: (owner: string, limit: number, afterSeq?: number) => (afterSeq === undefined
-      ? rows<PagedOrder>(`SELECT ${ORDER_COLUMNS}, seq FROM orders WHERE owner = $1 ORDER BY seq DESC LIMIT $2`, [owner, limit])
-      : rows<PagedOrder>(`SELECT ${ORDER_COLUMNS}, seq FROM orders WHERE owner = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3`, [owner, afterSeq, limit])),
+      ? rows<PagedOrder>(`SELECT ${ORDER_COLUMNS}, rowid AS seq FROM orders WHERE owner = $1 ORDER BY rowid DESC LIMIT $2`, [owner, limit])
+      : rows<PagedOrder>(`SELECT ${ORDER_COLUMNS}, rowid AS seq FROM orders WHERE owner = $1 AND rowid < $2 ORDER BY rowid DESC LIMIT $3`, [owner, afterSeq, limit])),
     /** who the order belongs to (null: no key recorded); undefined: no such order */
     async owner(orderId: string): Promise<{ owner: string | null } | undefined> {
       return (await rows<{ owner: string | null }>('SELECT owner FROM orders WHERE id = $1', [orderId]))[0];
