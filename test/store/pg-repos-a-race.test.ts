@@ -83,6 +83,27 @@ describe.skipIf(!postgresAvailable())(postgresSuite('PostgreSQL repositories (a)
     expect(await read("SELECT COUNT(*) AS n FROM carts WHERE status = 'held'")).toEqual([{ n: 0 }]);
   });
 
+  it('the sweeper neither waits for a cart being checked out nor takes the stock of one whose payment began', async () => {
+    await pair.client.query(cartSql('c1', { expiresAt: 1500, lines: [['floor', 2]] }));
+    const checkout = await pair.pool.connect();
+    try {
+      // a checkout holds the (expired-by-now) cart's lock and has written its pending attempt, not yet committed
+      await checkout.query('BEGIN');
+      await checkout.query("SELECT id FROM carts WHERE id = 'c1' FOR UPDATE");
+      await createPgCheckoutRepo(checkout).insertAttempt({ id: 'pay1', cartId: 'c1', apiKeyId: 'k1', idempotencyKey: 'i1', method: 'card',
+        amount: 100, currency: 'EUR', request: '{}', priced: null, createdAt: 1400 });
+      // a sweeper elsewhere passes it by at once (SKIP LOCKED: no wait on the checkout)
+      await inTransaction(pair.pool, (client) => createPgCartRepo(client).releaseExpired(3000));
+      expect(await read("SELECT status FROM carts WHERE id = 'c1'")).toEqual([{ status: 'held' }]);
+      await checkout.query('COMMIT');
+    } finally {
+      checkout.release();
+    }
+    // and once the attempt is committed, the next sweep sees the payment under way and leaves the stock held
+    await inTransaction(pair.pool, (client) => createPgCartRepo(client).releaseExpired(3000));
+    expect(await read("SELECT c.status, i.held FROM carts c, inventory_items i WHERE c.id = 'c1' AND i.id = 'floor'")).toEqual([{ status: 'held', held: 2 }]);
+  });
+
   it('a voucher is never redeemed past its limit, and given back once', async () => {
     await pair.client.query(cartSql('c1', { lines: [] }));
     const reserve = await race(6, async (i, client) => {
