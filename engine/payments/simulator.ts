@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Store } from '../store/port';
-import type { ChallengeRow } from '../store/psp-repo';
+import type { PspChallengeRow as ChallengeRow } from '../store/psp-repo';
 import type { CardCharge, ChargeOutcome, PaymentProvider } from './provider';
 
 /**
@@ -43,12 +43,12 @@ export function createSimulator(store: Store, options: SimulatorOptions) {
   function decide(request: CardCharge): Promise<ChargeOutcome> {
     // its own books, as a real provider's: their commit need not wait for the till's disk (see above)
     return store.transaction(async (tx): Promise<ChargeOutcome> => {
-      await tx.locks.named(`psp:${request.reference}`);
-      if (await tx.psp.chargeState(request.reference)) return { status: 'approved' };
+      await tx.psp.lockReference(request.reference);
+      if (await tx.psp.charge(request.reference)) return { status: 'approved' };
       // The engine was told "none" for this reference and settled it: a late charge is never taken.
       if (await tx.psp.isClosed(request.reference)) return { status: 'unavailable' };
       const approve = async (): Promise<ChargeOutcome> => {
-        await tx.psp.recordCharge({ reference: request.reference, amount: request.amount.amount, currency: request.amount.currency, token: request.token, createdAt: options.now() });
+        await tx.psp.recordCharge({ reference: request.reference, amount: request.amount.amount, currency: request.amount.currency, token: request.token }, options.now());
         return { status: 'approved' };
       };
       if (request.authenticationResult !== undefined) {
@@ -58,7 +58,8 @@ export function createSimulator(store: Store, options: SimulatorOptions) {
           && challenge.shopperReference === request.shopperReference
           && challenge.amount === request.amount.amount && challenge.currency === request.amount.currency;
         if (!valid) return { status: 'declined' };
-        await tx.psp.useChallenge(challenge.reference, request.reference);
+        // spent by another charge since it was read: declined, as a spent result is
+        if (!(await tx.psp.useChallenge(challenge.reference, request.reference))) return { status: 'declined' };
         return approve();
       }
       switch (request.token) {
@@ -66,7 +67,7 @@ export function createSimulator(store: Store, options: SimulatorOptions) {
           return approve();
         case 'tok_3ds': {
           const reference = token('chl');
-          await tx.psp.insertChallenge({ reference, amount: request.amount.amount, currency: request.amount.currency, shopperReference: request.shopperReference, attemptReference: request.reference, createdAt: options.now() });
+          await tx.psp.insertChallenge({ reference, amount: request.amount.amount, currency: request.amount.currency, shopperReference: request.shopperReference, attemptReference: request.reference }, options.now());
           const challengeUrl = `${options.baseUrl()}/psp/challenges/${reference}`;
           return { status: 'action_required', action: JSON.stringify({ type: 'threeDS2Challenge', challengeUrl, reference }) };
         }
@@ -95,8 +96,8 @@ export function createSimulator(store: Store, options: SimulatorOptions) {
     },
     async status(reference) {
       return store.transaction(async (tx) => {
-        await tx.locks.named(`psp:${reference}`);
-        const state = await tx.psp.chargeState(reference);
+        await tx.psp.lockReference(reference);
+        const state = (await tx.psp.charge(reference))?.state;
         if (state) return state;
         await tx.psp.close(reference, options.now());
         return 'none' as const;
@@ -104,8 +105,8 @@ export function createSimulator(store: Store, options: SimulatorOptions) {
     },
     async refund(reference) {
       return store.transaction(async (tx) => {
-        await tx.locks.named(`psp:${reference}`);
-        if (!(await tx.psp.chargeState(reference))) return 'none' as const;
+        await tx.psp.lockReference(reference);
+        if (!(await tx.psp.charge(reference))) return 'none' as const;
         await tx.psp.refundCharge(reference);
         return 'refunded' as const;
       });

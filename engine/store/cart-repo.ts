@@ -19,7 +19,8 @@ export interface CartRow {
   orderId: string | null;
 }
 
-interface LineRow {
+/** a cart line as both adapters read it (their SELECTs alias the columns to these names) */
+export interface LineRow {
   id: string;
   type: ItemType;
   name: string;
@@ -31,7 +32,7 @@ interface LineRow {
   extraId: string | null;
 }
 
-const toLine = (row: LineRow): CartLine => ({
+export const toLine = (row: LineRow): CartLine => ({
   id: row.id,
   type: row.type,
   name: row.name,
@@ -121,7 +122,8 @@ export function createCartRepo(db: Db) {
   };
 }
 
-function lineParams(cartId: string, position: number, line: CartLine) {
+/** a line's column values, shared by both adapters */
+export function lineParams(cartId: string, position: number, line: CartLine) {
   return {
     id: line.id,
     cartId,

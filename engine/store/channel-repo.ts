@@ -17,7 +17,8 @@ export const MASTER_KEY_FILE = 'channel-master.key';
 
 export interface ChannelInfo { id: string; name: string; createdAt: string; revokedAt: string | null }
 
-const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+/** hex SHA-256, as kept in channels.secret_hash (shared by both adapters) */
+export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** The install's master key, made on first use. Written exclusively (`wx`), so two processes never disagree. */
 export function loadMasterKey(dataDir: string): Buffer {
@@ -33,13 +34,16 @@ export function loadMasterKey(dataDir: string): Buffer {
   return Buffer.from(text, 'base64url');
 }
 
+/** a channel's secret: HMAC-SHA256(master key, channel id), derived the same by both adapters */
+export const channelSecret = (masterKey: Buffer, id: string): string => `chs_${createHmac('sha256', masterKey).update(id).digest('base64url')}`;
+
 export function createChannelRepo(db: Db, masterKey: Buffer) {
   const insert = db.prepare('INSERT INTO channels (id, name, secret_hash, created_at) VALUES (?, ?, ?, ?)');
   const live = db.prepare<[string], { id: string; secretHash: string }>('SELECT id, secret_hash AS secretHash FROM channels WHERE id = ? AND revoked_at IS NULL');
   const all = db.prepare<[], ChannelInfo>('SELECT id, name, created_at AS createdAt, revoked_at AS revokedAt FROM channels ORDER BY created_at, id');
   const revoke = db.prepare<[string, string]>('UPDATE channels SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
   const exists = db.prepare<[string], { id: string }>('SELECT id FROM channels WHERE id = ?');
-  const secretOf = (id: string): string => `chs_${createHmac('sha256', masterKey).update(id).digest('base64url')}`;
+  const secretOf = (id: string): string => channelSecret(masterKey, id);
 
   return {
     create(name: string): { id: string; secret: string } {

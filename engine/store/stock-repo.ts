@@ -73,9 +73,10 @@ const ZERO = 0x30;
 
 /**
  * Non-negative decimal integers separated by commas (ASCII) into numbers. Indexed loops: `for (const byte of
- * buffer)` goes through a Buffer's iterator, some 5 ms for a 20,000-seat map's 90 kB (0.5 ms indexed).
+ * buffer)` goes through a Buffer's iterator, some 5 ms for a 20,000-seat map's 90 kB (0.5 ms indexed). Shared by
+ * the PostgreSQL adapter (postgres/stock-repo.ts), whose live() numbers arrive as the same text.
  */
-function numbers(text: Buffer | null, reuse: Float64Array | undefined): Float64Array {
+export function numbers(text: Buffer | null, reuse: Float64Array | undefined): Float64Array {
   if (text === null || text.length === 0) return new Float64Array(0);
   const length = text.length;
   let count = 1;
