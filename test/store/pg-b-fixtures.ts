@@ -76,12 +76,14 @@ export async function importPg(pool: pg.Pool, doc: CatalogDocument): Promise<voi
   await inTransaction(pool, (tx) => createPgCatalogWriter(tx).write(doc, plan));
 }
 
-/** The same SQL on both: `?` placeholders, turned into $n for PostgreSQL. */
-export async function execBoth(db: Db, pool: Queryable, sql: string, values: unknown[]): Promise<void> {
-  db.prepare(sql).run(...values);
+/** Runs SQL with `?` placeholders on one database. */
+export type Exec = (sql: string, values?: unknown[]) => Promise<void>;
+
+export const execSqlite = (db: Db): Exec => async (sql, values = []) => void db.prepare(sql).run(...values);
+export const execPg = (q: Queryable): Exec => async (sql, values = []) => {
   let n = 0;
-  await pool.query(sql.replace(/\?/g, () => `$${++n}`), values);
-}
+  await q.query(sql.replace(/\?/g, () => `$${++n}`), values);
+};
 
 const sorted = <V>(map: ReadonlyMap<string, V>) => [...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
