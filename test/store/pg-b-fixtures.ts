@@ -15,8 +15,8 @@ import { createPgCatalogReader } from '../../engine/store/postgres/catalog-reade
 import { createPgCatalogRepo } from '../../engine/store/postgres/catalog-repo';
 import { createPgCatalogWriter } from '../../engine/store/postgres/catalog-writer';
 import type { Queryable } from '../../engine/store/postgres/queryable';
-import { PG_B_SCHEMA } from './pg-b-schema';
-import type { TestCluster } from './pg-b-cluster';
+import { openPostgres } from '../../engine/store/postgres/connect';
+import { createTestDatabase } from '../helpers/postgres';
 
 /** A repository of either adapter: awaiting a call works on both. */
 export type Either<T> = T | Async<T>;
@@ -30,16 +30,18 @@ export function freshSqlite(): Db {
   return openDatabase(dir);
 }
 
-export function removeSqliteDirs(): void {
-  for (const dir of sqliteDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+const pools: pg.Pool[] = [];
+/** A fresh database on the run's PostgreSQL cluster (test/helpers/postgres.ts), migrated by openPostgres. */
+export async function freshPg(): Promise<pg.Pool> {
+  const pool = await openPostgres(await createTestDatabase(), { max: 8 });
+  pools.push(pool);
+  return pool;
 }
 
-let databases = 0;
-/** A fresh PostgreSQL database with the schema. */
-export async function freshPg(cluster: TestCluster): Promise<pg.Pool> {
-  const pool = await cluster.database(`repos_b_${++databases}`);
-  await pool.query(PG_B_SCHEMA);
-  return pool;
+/** Ends every pool freshPg opened, and removes the SQLite temp dirs. */
+export async function cleanUp(): Promise<void> {
+  await Promise.all(pools.splice(0).map((pool) => pool.end()));
+  for (const dir of sqliteDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
 /** `work` in one transaction on a client of its own, committed (rolled back when it throws). */

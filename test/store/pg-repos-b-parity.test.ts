@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { demoCatalog } from '../../engine/catalog/demo';
 import { createAllocationRepo, type AllocationRepo } from '../../engine/store/allocation-repo';
@@ -12,29 +12,22 @@ import { createPgHoldingRepo } from '../../engine/store/postgres/holding-repo';
 import { createPgKeyRepo } from '../../engine/store/postgres/key-repo';
 import { createPgPrintJobRepo } from '../../engine/store/postgres/print-job-repo';
 import { createPgStaffPinRepo } from '../../engine/store/postgres/staff-pin-repo';
-import { postgresAvailable, startCluster, type TestCluster } from './pg-b-cluster';
-import { execPg, execSqlite, freshPg, freshSqlite, importPg, importSqlite, removeSqliteDirs, type Either, type Exec } from './pg-b-fixtures';
+import { postgresAvailable, postgresSuite } from '../helpers/postgres';
+import { cleanUp, execPg, execSqlite, freshPg, freshSqlite, importPg, importSqlite, type Either, type Exec } from './pg-b-fixtures';
 
 /**
  * Parity of the PostgreSQL allocation, holding, key, staff-PIN and print-job repositories with SQLite's: the same
  * sequence of calls on a migrated SQLite file and on a real PostgreSQL, every answer equal.
  */
 
-let cluster: TestCluster;
-beforeAll(async () => {
-  if (postgresAvailable) cluster = await startCluster();
-});
-afterAll(async () => {
-  await cluster?.stop();
-  removeSqliteDirs();
-});
+afterAll(cleanUp);
 
 const OCC = 'brass-2027-03-12';
 
 /** both databases with the demo catalog, a released cart c1 sold as order o1 and a held cart c3 */
 async function both(): Promise<{ db: Db; pool: pg.Pool }> {
   const db = freshSqlite();
-  const pool = await freshPg(cluster);
+  const pool = await freshPg();
   importSqlite(db, demoCatalog());
   await importPg(pool, demoCatalog());
   for (const exec of [execSqlite(db), execPg(pool)]) await seed(exec);
@@ -137,16 +130,16 @@ async function printJobs(r: Either<PrintJobRepo>, exec: Exec) {
   log.push(await r.head('p1'), await r.waiting('p1'), await r.drawerOpened('o1'), await r.latestOfOrder('o1'), await r.languageOf('o1'), await r.languageOf('nope'));
   log.push(await r.insert(job('j1', 'p1', 0, 10)), await r.insert(job('j2', 'p1', 1, 20)), await r.insert(job('j3', 'p2', 0, 30)));
   log.push(await r.head('p1'), await r.waiting('p1'), await r.drawerOpened('o1'), await r.latestOfOrder('o1'), await r.get('j2'), await r.get('nope'));
-  log.push(await r.start(1, 100), await r.start(1, 101), await r.retry(1, 'paper out', 500, 102), await r.retry(1, 'again', 600, 103));
-  log.push(await r.start(1, 501), await r.done(1, 502), await r.done(1, 503), await r.fail(1, 'late', 504));
-  log.push(await r.start(2, 600), await r.start(3, 601), await r.fail(3, 'offline', 602));
-  log.push(await r.failInterrupted('restarted', 700), await r.failInterrupted('restarted', 701));
+  log.push([await r.start(1, 100), await r.start(1, 101), await r.retry(1, 'paper out', 500, 102), await r.retry(1, 'again', 600, 103)]);
+  log.push([await r.start(1, 501), await r.done(1, 502), await r.done(1, 503), await r.fail(1, 'late', 504)]);
+  log.push([await r.start(2, 600), await r.start(3, 601), await r.fail(3, 'offline', 602)]);
+  log.push([await r.failInterrupted('restarted', 700), await r.failInterrupted('restarted', 701)]);
   log.push(await r.list({ limit: 10 }), await r.list({ orderId: 'o1', state: 'failed', limit: 1 }), await r.list({ state: 'done', limit: 5 }), await r.list({ orderId: 'nope', limit: 5 }));
   log.push(await r.head('p1'), await r.waiting('p2'));
   return log;
 }
 
-describe.skipIf(!postgresAvailable)('PostgreSQL repositories, parity with SQLite', () => {
+describe.skipIf(!postgresAvailable())(postgresSuite('PostgreSQL repositories, parity with SQLite'), () => {
   it('allocations: grants, give-backs, consumption, renewal, lapse and kept requests answer the same', async () => {
     const { db, pool } = await both();
     const pgLog = await allocations(createPgAllocationRepo(pool));
@@ -185,6 +178,8 @@ describe.skipIf(!postgresAvailable)('PostgreSQL repositories, parity with SQLite
     const pgLog = await printJobs(createPgPrintJobRepo(pool), execPg(pool));
     expect(pgLog).toEqual(await printJobs(createPrintJobRepo(db), execSqlite(db)));
     expect(pgLog).toContainEqual([true, false, true, false]);
+    expect(pgLog).toContainEqual([true, true, false, false]);
+    expect(pgLog).toContainEqual([1, 0]);
     db.close();
   });
 });

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import type { CatalogDocument } from '../../engine/contract/catalog';
 import { demoCatalog } from '../../engine/catalog/demo';
@@ -8,8 +8,8 @@ import { createPgAllocationRepo } from '../../engine/store/postgres/allocation-r
 import { createPgCatalogWriter } from '../../engine/store/postgres/catalog-writer';
 import { createPgHoldingRepo } from '../../engine/store/postgres/holding-repo';
 import { createPgPrintJobRepo } from '../../engine/store/postgres/print-job-repo';
-import { postgresAvailable, startCluster, type TestCluster } from './pg-b-cluster';
-import { execPg, freshPg, importPg, inTransaction, pgCatalog } from './pg-b-fixtures';
+import { postgresAvailable, postgresSuite } from '../helpers/postgres';
+import { cleanUp, execPg, freshPg, importPg, inTransaction, pgCatalog } from './pg-b-fixtures';
 
 /**
  * The PostgreSQL repositories under parallel transactions on a real PostgreSQL (each transaction on a client of
@@ -18,20 +18,14 @@ import { execPg, freshPg, importPg, inTransaction, pgCatalog } from './pg-b-fixt
  * one consistent catalog.
  */
 
-let cluster: TestCluster;
-beforeAll(async () => {
-  if (postgresAvailable) cluster = await startCluster();
-});
-afterAll(async () => {
-  await cluster?.stop();
-});
+afterAll(cleanUp);
 
 const OCC = 'brass-2027-03-12';
 /** the balcony of OCC: 12 places */
 const BALCONY = 'balcony';
 
 async function demoDatabase(): Promise<pg.Pool> {
-  const pool = await freshPg(cluster);
+  const pool = await freshPg();
   await importPg(pool, demoCatalog());
   return pool;
 }
@@ -43,7 +37,7 @@ async function allocated(pool: pg.Pool, itemId: string) {
   return { item: item?.allocated, rows: rows?.total };
 }
 
-describe.skipIf(!postgresAvailable)('PostgreSQL repositories under parallel transactions', () => {
+describe.skipIf(!postgresAvailable())(postgresSuite('PostgreSQL repositories under parallel transactions'), () => {
   it('ten terminals asking for 5 of 12 places at once are granted 12 in all, never more', async () => {
     const pool = await demoDatabase();
     const grants = await Promise.all(Array.from({ length: 10 }, (_, t) => inTransaction(pool, async (tx) => {

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { CatalogDocument } from '../../engine/contract/catalog';
 import { demoCatalog } from '../../engine/catalog/demo';
 import { benchCatalog, seatBlocks } from '../../bench/catalog';
-import { postgresAvailable, startCluster, type TestCluster } from './pg-b-cluster';
-import { freshPg, freshSqlite, importPg, importSqlite, pgCatalog, removeSqliteDirs, sqliteCatalog } from './pg-b-fixtures';
+import { postgresAvailable, postgresSuite } from '../helpers/postgres';
+import { cleanUp, freshPg, freshSqlite, importPg, importSqlite, pgCatalog, sqliteCatalog } from './pg-b-fixtures';
 
 /**
  * Parity of the PostgreSQL catalog repositories (engine/store/postgres/catalog-*.ts) with SQLite's: the same
@@ -11,15 +11,7 @@ import { freshPg, freshSqlite, importPg, importSqlite, pgCatalog, removeSqliteDi
  */
 
 const NOW = Date.parse('2026-06-01T00:00:00Z');
-let cluster: TestCluster;
-
-beforeAll(async () => {
-  if (postgresAvailable) cluster = await startCluster();
-});
-afterAll(async () => {
-  await cluster?.stop();
-  removeSqliteDirs();
-});
+afterAll(cleanUp);
 
 /** the demo changed the way a second import changes things: a show gone, a seat relabelled, one dropped and one added, a price moved */
 function changedDemo(): CatalogDocument {
@@ -43,11 +35,11 @@ const seatMapOnly = (seats: number, label = 'Seat'): CatalogDocument => ({
     areas: seatBlocks(seats).map((area) => ({ ...area, inventoryItems: area.inventoryItems.map((item) => ({ ...item, label: `${label} ${item.id}` })) })) }] }],
 });
 
-describe.skipIf(!postgresAvailable)('PostgreSQL catalog repositories, parity with SQLite', () => {
+describe.skipIf(!postgresAvailable())(postgresSuite('PostgreSQL catalog repositories, parity with SQLite'), () => {
   it('the demo catalog: imported, re-imported changed (with and without staging on SQLite), read back the same', async () => {
     const db = freshSqlite();
     const staged = freshSqlite();
-    const pool = await freshPg(cluster);
+    const pool = await freshPg();
     importSqlite(db, demoCatalog());
     importSqlite(staged, demoCatalog(), true);
     await importPg(pool, demoCatalog());
@@ -73,7 +65,7 @@ describe.skipIf(!postgresAvailable)('PostgreSQL catalog repositories, parity wit
 
   it("the bench's big catalog (141,000 seats) reads back the same", async () => {
     const db = freshSqlite();
-    const pool = await freshPg(cluster);
+    const pool = await freshPg();
     importSqlite(db, benchCatalog());
     const started = performance.now();
     await importPg(pool, benchCatalog());
@@ -84,7 +76,7 @@ describe.skipIf(!postgresAvailable)('PostgreSQL catalog repositories, parity wit
   }, 120_000);
 
   it('a 20,000-seat map imports in well under two seconds, and again with every label changed', async () => {
-    const pool = await freshPg(cluster);
+    const pool = await freshPg();
     const db = freshSqlite();
     const times: number[] = [];
     for (const doc of [seatMapOnly(20_000), seatMapOnly(20_000), seatMapOnly(20_000, 'Place')]) {
