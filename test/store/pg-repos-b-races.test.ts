@@ -66,10 +66,17 @@ describe.skipIf(!postgresAvailable())(postgresSuite('PostgreSQL repositories und
     const results = await Promise.allSettled([attempt('t1'), attempt('t2')]);
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
     expect(await allocated(pool, BALCONY)).toEqual({ item: 8, rows: 8 });
-    // one terminal twice from the same stale `previous`: the compare-and-set refuses the second
-    const again = await Promise.allSettled([attempt('t3'), attempt('t3')]);
-    expect(again.filter((result) => result.status === 'rejected')).toHaveLength(2); // only 4 left: both refused, nothing changed
-    expect(await allocated(pool, BALCONY)).toEqual({ item: 8, rows: 8 });
+    // 8 more with only 4 left: refused, nothing changed
+    await expect(attempt('t3')).rejects.toThrow(/exceeds what is left/);
+    // one terminal twice at once from the same stale `previous` (0): the compare-and-set refuses the second
+    const twice = () => inTransaction(pool, async (tx) => {
+      await createPgAllocationRepo(tx).set({ terminalId: 't4', occurrenceId: OCC, inventoryItemId: BALCONY, quantity: 2, expiresAt: Date.now() + 60_000 }, 0);
+      await sleep(50);
+    });
+    const again = await Promise.allSettled([twice(), twice()]);
+    expect(again.map((result) => (result.status === 'rejected' ? String(result.reason) : 'ok')).sort()).toEqual([
+      expect.stringMatching(/changed underneath/), 'ok']);
+    expect(await allocated(pool, BALCONY)).toEqual({ item: 10, rows: 10 });
   });
 
   it('two processes lapsing at once give lapsed places back once', async () => {

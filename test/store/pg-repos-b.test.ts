@@ -3,6 +3,8 @@ import type { CatalogDocument } from '../../engine/contract/catalog';
 import { demoCatalog } from '../../engine/catalog/demo';
 import { benchCatalog, seatBlocks } from '../../bench/catalog';
 import { postgresAvailable, postgresSuite } from '../helpers/postgres';
+import { createPgCatalogMemo } from '../../engine/store/postgres/catalog-memo';
+import { createPgCatalogRepo } from '../../engine/store/postgres/catalog-repo';
 import { cleanUp, freshPg, freshSqlite, importPg, importSqlite, pgCatalog, sqliteCatalog } from './pg-b-fixtures';
 
 /**
@@ -90,4 +92,24 @@ describe.skipIf(!postgresAvailable())(postgresSuite('PostgreSQL catalog reposito
     expect(await pgCatalog(pool, NOW)).toEqual(await sqliteCatalog(db, NOW));
     db.close();
   }, 60_000);
+
+  it("kept catalog facts: a transaction that starts after another process's import sees the new facts", async () => {
+    const pool = await freshPg();
+    await importPg(pool, demoCatalog());
+    const memo = createPgCatalogMemo();
+    const before = createPgCatalogRepo(pool, memo);
+    const facts = async (repo: typeof before) => ({
+      event: (await repo.occurrences(['tempest-2027-04-02'])).get('tempest-2027-04-02')?.eventName,
+      price: (await repo.priceOptions('tempest-2027-04-02', ['stalls-full', 'stalls-concession'])).get('stalls-full')?.price,
+      location: (await repo.location('stadthalle'))?.currencies.length,
+      extras: (await repo.extras('midnight-brass')).length,
+    });
+    expect(await facts(before)).toEqual({ event: 'The Tempest', price: 4500, location: 6, extras: 4 });
+    // another process imports (its own writer, not this memo)
+    await importPg(pool, changedDemo());
+    expect((await facts(createPgCatalogRepo(pool, memo))).price).toBe(4700);
+    // the earlier session read an older version: it reads through (live, at READ COMMITTED) and keeps nothing
+    expect((await facts(before)).price).toBe(4700);
+    expect((await facts(createPgCatalogRepo(pool, memo))).price).toBe(4700);
+  });
 });

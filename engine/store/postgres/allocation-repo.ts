@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Async } from '../port-types';
 import type { AllocationRepo, AllocationRow, ItemStock } from '../allocation-repo';
 import type { Queryable } from './queryable';
@@ -32,6 +33,14 @@ const LAPSE = `
   UPDATE inventory_items AS i SET allocated = i.allocated - x.q
   FROM (SELECT occurrence_id, inventory_item_id, SUM(quantity) AS q FROM lapsed GROUP BY 1, 2) AS x
   WHERE i.occurrence_id = x.occurrence_id AND i.id = x.inventory_item_id`;
+
+/**
+ * The advisory lock key of one terminal's request key: the first 8 bytes of a SHA-256 as a signed 64-bit integer
+ * (a string: past 2^53). Two request keys sharing a lock key only wait for each other, nothing worse.
+ */
+function requestLockKey(terminalId: string, key: string): string {
+  return createHash('sha256').update(`allocation_requests\n${terminalId}\n${key}`).digest().readBigInt64BE().toString();
+}
 
 export function createPgAllocationRepo(q: Queryable): Async<AllocationRepo> {
   const get = async (terminalId: string, occurrenceId: string, itemId: string) => (await q.query<AllocationRow>(
@@ -75,7 +84,7 @@ export function createPgAllocationRepo(q: Queryable): Async<AllocationRepo> {
     },
     async request(terminalId, key) {
       // a statement of its own: the read after it sees what a request holding the lock committed
-      await q.query("SELECT pg_advisory_xact_lock(hashtextextended('allocation_requests' || chr(10) || $1 || chr(10) || $2, 0))", [terminalId, key]);
+      await q.query('SELECT pg_advisory_xact_lock($1::bigint)', [requestLockKey(terminalId, key)]);
       return (await q.query<{ bodyHash: string; answer: string }>(
         'SELECT body_hash AS "bodyHash", answer FROM allocation_requests WHERE terminal_id = $1 AND key = $2', [terminalId, key])).rows[0];
     },

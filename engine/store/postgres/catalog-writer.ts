@@ -10,6 +10,9 @@ import type { Queryable } from './queryable';
 type CatalogWriter = ReturnType<typeof createCatalogWriter>;
 type Row = readonly unknown[];
 
+/** the advisory lock of the catalog write: the bytes of "KassaCat" as one signed 64-bit key, a string (past 2^53) */
+export const CATALOG_LOCK_KEY = '5431749564975767924';
+
 /** rows per INSERT … SELECT FROM unnest(…): a 100,000-seat map is ten statements */
 const CHUNK = 10_000;
 
@@ -21,7 +24,7 @@ const CHUNK = 10_000;
  * unnest(…) ON CONFLICT … DO UPDATE` writes up to CHUNK of them per round trip (rows repeating a key within one
  * statement are dropped but the last, as SQLite's row-by-row upserts would leave them).
  *
- * Concurrency: the write first takes `pg_advisory_xact_lock` on one key for the catalog, so two imports on two
+ * Concurrency: the write first takes `pg_advisory_xact_lock(CATALOG_LOCK_KEY)`, held to the end of its transaction, so two imports on two
  * processes run one after the other; under that lock it reads the catalog version and, if another import moved it
  * since `planned` was made, plans again (as SQLite does). So two imports at once end with one whole catalog (the
  * later one's), never a mix. The version is bumped last, which keeps the stock_clock row locked for as short a
@@ -66,7 +69,7 @@ export function createPgCatalogWriter(q: Queryable, memo?: PgCatalogMemo): Async
   const epoch = (iso: string | undefined): number | null => (iso === undefined ? null : Date.parse(iso));
 
   async function write(doc: CatalogDocument, planned?: ItemPlan): Promise<void> {
-    await run("SELECT pg_advisory_xact_lock(hashtextextended('kassa.catalog', 0))");
+    await run('SELECT pg_advisory_xact_lock($1::bigint)', [CATALOG_LOCK_KEY]);
     // read under the lock: a plan made at an older version is made again
     const plan = planned && planned.catalogVersion === (await planner.catalogVersion()) ? planned : await planner.planNow(doc);
     forget();
