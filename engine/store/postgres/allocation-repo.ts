@@ -12,8 +12,9 @@ import type { Queryable } from './queryable';
  *   - `set` is a compare-and-set on the terminal's row (it applies only while the stored quantity is still
  *     `previous`) and moves `allocated` with a conditional UPDATE that never grants more than is left;
  *   - `consume` takes places only while the allocation holds them (quantity >= count);
- *   - `lapse` locks the lapsed rows in primary-key order and zeroes them in the statement that gives their
- *     places back, so two processes lapsing at once release each place once;
+ *   - `lapse` locks the items of lapsed rows, then the lapsed rows, each in primary-key order (items before
+ *     allocations, the order a grant and a hub cart take them, so a lapse closes no deadlock with them) and zeroes
+ *     them in the statement that gives their places back: two processes lapsing at once release each place once;
  *   - `request` takes a transaction-level advisory lock on (terminal, key) before reading: a retried request
  *     arriving on two processes at once runs once, the second reads the first's answer after it commits.
  * Text ordering is COLLATE "C" (byte order), as SQLite sorts TEXT.
@@ -56,6 +57,10 @@ export function createPgAllocationRepo(q: Queryable): Async<AllocationRepo> {
     async lapse(now) {
       // one look into the partial index first: this runs before every cart
       if ((await q.query('SELECT 1 FROM allocations WHERE quantity > 0 AND expires_at <= $1 LIMIT 1', [now])).rows.length === 0) return;
+      // the items first, in key order, as a grant (stock, then set) and a cart (its holds, then consume) take them
+      await q.query(`SELECT 1 FROM inventory_items WHERE (occurrence_id, id) IN
+        (SELECT occurrence_id, inventory_item_id FROM allocations WHERE quantity > 0 AND expires_at <= $1)
+        ORDER BY occurrence_id COLLATE "C", id COLLATE "C" FOR UPDATE`, [now]);
       await q.query(LAPSE, [now]);
     },
     stock: async (occurrenceId, itemId) => (await q.query<ItemStock>(`
