@@ -77,7 +77,7 @@ describe.skipIf(!postgresAvailable())(postgresSuite('PostgreSQL catalog reposito
     db.close();
   }, 120_000);
 
-  it('a 20,000-seat map imports in well under two seconds, and again with every label changed', async () => {
+  it('a 20,000-seat map imports in well under a second or two, and again unchanged and with every label changed', async () => {
     const pool = await freshPg();
     const db = freshSqlite();
     const times: number[] = [];
@@ -88,7 +88,8 @@ describe.skipIf(!postgresAvailable())(postgresSuite('PostgreSQL catalog reposito
       times.push(performance.now() - started);
     }
     console.info(`PostgreSQL: 20,000 seats imported new ${times[0]?.toFixed(0)} ms, unchanged ${times[1]?.toFixed(0)} ms, relabelled ${times[2]?.toFixed(0)} ms`);
-    for (const took of times) expect(took).toBeLessThan(2_000);
+    // some 0.4 s new on a quiet 2-core machine (a row-by-row write, 20,000 round trips, took 3.5 s there); room for a loaded one
+    for (const took of times) expect(took).toBeLessThan(3_000);
     expect(await pgCatalog(pool, NOW)).toEqual(await sqliteCatalog(db, NOW));
     db.close();
   }, 60_000);
