@@ -10,6 +10,8 @@ import type { Queryable } from './queryable';
  *     stock_clock.catalog once, at its first look-up, and serves and keeps facts only of that version. A session
  *     that reads a newer version than the memo holds clears it; one that reads an older version (a transaction
  *     that began before another process's import) reads through without keeping anything.
+ * The version is read before any fact (READ COMMITTED: a later statement sees at least what an earlier one saw),
+ * so facts kept under a version are never older than it: stale facts never outlive their version.
  * So after an import commits on any process, every transaction that starts later sees the new facts. A
  * transaction under way while an import commits may mix facts of both versions, as its own uncached reads at
  * READ COMMITTED would. A catalog changed by hand is seen when that change moves stock_clock.catalog.
@@ -25,6 +27,11 @@ export interface PgCatalogMemo {
 export type PgMemoized<T> = (key: string, read: () => Promise<T | undefined>) => Promise<T | undefined>;
 
 export interface PgCatalogSession {
+  /**
+   * Reads the version (once per session). Call it before reading facts outside `kept` that may end up kept
+   * (a batch read of several ids): facts must never be older than the version they are kept under.
+   */
+  ready(): Promise<void>;
   /** look-ups through `table` (made once per memo by pgMemoTable), kept per catalog version */
   kept<T>(table: Map<string, T>): PgMemoized<T>;
 }
@@ -59,6 +66,9 @@ export function pgCatalogSession(memo: PgCatalogMemo, q: Queryable): PgCatalogSe
     return seen;
   };
   return {
+    async ready() {
+      await current();
+    },
     kept<T>(facts: Map<string, T>): PgMemoized<T> {
       return async (key, read) => {
         const seen = await current();

@@ -49,7 +49,6 @@ export function createPgCatalogRepo(q: Queryable, memo: PgCatalogMemo = createPg
   const keptLocation = session.kept(kept.location);
   const keptExtras = session.kept(kept.extras);
 
-
   const readOccurrences = async (ids: readonly string[]) => new Map((await rows<Omit<OccurrenceFacts, 'onSale'> & { onSale: number }>(`
     SELECT o.id, o.event_id AS "eventId", e.name AS "eventName", e.kind, o.on_sale AS "onSale", e.location_id AS "locationId"
     FROM occurrences o JOIN events e ON e.id = o.event_id
@@ -61,6 +60,7 @@ export function createPgCatalogRepo(q: Queryable, memo: PgCatalogMemo = createPg
 
   return {
     async occurrences(ids) {
+      await session.ready(); // the version before the batch read: see postgres/catalog-memo.ts
       const missing = [...new Set(ids.filter((id) => !kept.occurrence.has(id)))];
       const loaded = missing.length > 0 ? await readOccurrences(missing) : new Map<string, OccurrenceFacts>();
       const asked = new Set(missing);
@@ -82,6 +82,7 @@ export function createPgCatalogRepo(q: Queryable, memo: PgCatalogMemo = createPg
     },
     async priceOptions(occurrenceId, ids) {
       const key = (id: string) => `${occurrenceId}\n${id}`;
+      await session.ready();
       const missing = [...new Set(ids.filter((id) => !kept.option.has(key(id))))];
       const loaded = missing.length > 0 ? await readOptions(occurrenceId, missing) : new Map<string, PriceOptionFacts>();
       const asked = new Set(missing);
