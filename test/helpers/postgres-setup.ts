@@ -4,13 +4,16 @@ import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { openPostgres } from '../../engine/store/postgres/connect';
 import type { ProvidedPostgres } from './postgres';
 
 /**
  * vitest globalSetup (runs once, in vitest's main process): starts ONE throwaway PostgreSQL cluster for the whole
  * run and hands its base URL to the test files (workers) through `provide('kassaPostgres', …)`; test files read it
- * with test/helpers/postgres.ts. No binaries: the tests that need PostgreSQL skip with the reason. Binaries present
+ * with test/helpers/postgres.ts. It also migrates one template database (kassa_template) that
+ * `createTestDatabase({ migrated: true })` copies, sparing each test database the migrations. No binaries: the tests that need PostgreSQL skip with the reason. Binaries present
  * but the cluster fails to start: the run fails (a broken PostgreSQL must not look like an absent one).
  *
  * Binaries: `$KASSA_PG_BIN` (a folder holding initdb, pg_ctl, postgres; `none` switches PostgreSQL off), else the
@@ -24,15 +27,37 @@ import type { ProvidedPostgres } from './postgres';
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const bin = findBinaries();
   if (typeof bin !== 'string') {
-    project.provide('kassaPostgres', { url: null, reason: bin.reason } satisfies ProvidedPostgres);
+    project.provide('kassaPostgres', { url: null, reason: bin.reason, template: '' } satisfies ProvidedPostgres);
     return async () => undefined;
   }
   const cluster = await startCluster(bin);
-  project.provide('kassaPostgres', { url: cluster.url, reason: '' } satisfies ProvidedPostgres);
+  try {
+    await migratedTemplate(cluster.url);
+  } catch (error) {
+    await cluster.stop();
+    throw error;
+  }
+  project.provide('kassaPostgres', { url: cluster.url, reason: '', template: TEMPLATE } satisfies ProvidedPostgres);
   return cluster.stop;
 }
 
 const run = promisify(execFile);
+/** a database migrated once per run, which createTestDatabase({ migrated: true }) copies; nobody else connects to it */
+const TEMPLATE = 'kassa_template';
+
+async function migratedTemplate(baseUrl: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${TEMPLATE}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(baseUrl);
+  url.pathname = `/${TEMPLATE}`;
+  const pool = await openPostgres(url.toString());
+  await pool.end();
+}
 const asRoot = userInfo().uid === 0;
 
 /** the newest PostgreSQL bin folder that has initdb, or why there is none */

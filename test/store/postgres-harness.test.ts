@@ -22,6 +22,10 @@ describe.skipIf(!postgresAvailable())(postgresSuite('the test PostgreSQL cluster
       await client.end();
     }
     await dropTestDatabase(second);
+    const migrated = new pg.Client({ connectionString: await createTestDatabase({ migrated: true }) });
+    await migrated.connect();
+    expect((await migrated.query('SELECT version FROM kassa_schema')).rows).toEqual([{ version: 16 }]);
+    await migrated.end();
     const gone = new pg.Client({ connectionString: second });
     await expect(gone.connect()).rejects.toThrow(/does not exist/);
   });

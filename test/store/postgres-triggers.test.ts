@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgres } from '../../engine/store/postgres/connect';
 import { createTestDatabase, postgresAvailable, postgresSuite } from '../helpers/postgres';
 
-// The three SQLite triggers (0011, 0012) as the PostgreSQL baseline has them, on a real server.
-describe.skipIf(!postgresAvailable())(postgresSuite('the PostgreSQL schema\'s triggers'), () => {
+// The three SQLite triggers (0011, 0012) and the orders' rowid as the PostgreSQL baseline has them, on a real server.
+describe.skipIf(!postgresAvailable())(postgresSuite('the PostgreSQL schema at work'), () => {
   let pool: pg.Pool;
   beforeAll(async () => {
     pool = await openPostgres(await createTestDatabase(), { max: 30 });
@@ -93,5 +93,19 @@ describe.skipIf(!postgresAvailable())(postgresSuite('the PostgreSQL schema\'s tr
       { kind: 'order', upstream_cart_id: 'up-1', cart_attempted_at: 5 },
       { kind: 'cancel', upstream_cart_id: null, cart_attempted_at: null },
     ]);
+  });
+
+  it('numbers orders in insertion order under `rowid`, so order-repo.ts\'s SQL pages the same on both databases', async () => {
+    for (const n of [1, 2, 3]) {
+      await pool.query(`INSERT INTO carts (id, occurrence_id, event_id, location_id, kind, currency, status, created_at, expires_at, owner)
+        VALUES ($1, 'o', 'e', 'l', 'ticket', 'EUR', 'ordered', 1, 2, 'till')`, [`c${n}`]);
+      // the same millisecond and ids out of order: only the insertion order tells them apart
+      await pool.query(`INSERT INTO orders (id, cart_id, status, created_at, currency, total, lines, payment, owner)
+        VALUES ($1, $2, 'confirmed', 7, 'EUR', 0, '{}', '{}', 'till')`, [`z${4 - n}`, `c${n}`]);
+    }
+    const newest = await pool.query<{ id: string; seq: number }>("SELECT id, rowid AS seq FROM orders WHERE owner = $1 ORDER BY rowid DESC LIMIT $2", ['till', 2]);
+    expect(newest.rows.map((row) => row.id)).toEqual(['z1', 'z2']);
+    const older = await pool.query<{ id: string }>('SELECT id FROM orders WHERE owner = $1 AND rowid < $2 ORDER BY rowid DESC LIMIT $3', ['till', newest.rows[1]?.seq, 2]);
+    expect(older.rows.map((row) => row.id)).toEqual(['z3']);
   });
 });

@@ -10,8 +10,9 @@ export interface PostgresOptions {
   connectionTimeoutMillis?: number;
   /** the migrations folder (default: engine/store/postgres/migrations) */
   migrationsDir?: string;
-  /** told of an error on an idle client (the server restarted or dropped it); default: a warning on stderr */
-  onIdleError?: (error: Error) => void;
+  /** told when a connection fails, idle in the pool or checked out (the server restarted or ended the session);
+   * default: a warning on stderr */
+  onConnectionError?: (error: Error) => void;
 }
 
 /** The pool's type parsers: pg's own, except int8 (oid 20), which becomes a JavaScript number. */
@@ -36,9 +37,10 @@ function parseInt8(text: string): number {
  *
  * The pool: int8 read as JavaScript numbers through the pool's own `types` (pg's global parsers are left alone),
  * `application_name` kassa (pg_stat_activity tells the engine's sessions apart), a bounded wait for a connection,
- * TCP keep-alive, at most `max` connections (default 10). An error on an idle client — the server restarted or
- * ended the session — goes to `onIdleError` instead of crashing the process; the pool drops that client and
- * opens a new one on the next query, so requests fail while the server is down and work again once it is back.
+ * TCP keep-alive, at most `max` connections (default 10). A failed connection — idle or checked out, the server
+ * restarted or ended the session — goes to `onConnectionError` instead of crashing the process; the pool drops
+ * that client and opens a new one on the next query, so requests fail while the server is down and work again
+ * once it is back.
  */
 export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<pg.Pool> {
   const protocol = parseUrl(url).protocol;
@@ -54,10 +56,17 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     idleTimeoutMillis: 30_000,
     keepAlive: true,
   });
-  const onIdleError = options.onIdleError ?? ((error: Error) => {
-    process.emitWarning(`PostgreSQL ${redactUrl(url)}: an idle connection failed (${error.message}); the pool replaces it`);
+  const onConnectionError = options.onConnectionError ?? ((error: Error) => {
+    process.emitWarning(`PostgreSQL ${redactUrl(url)}: a connection failed (${error.message}); the pool replaces it`);
   });
-  pool.on('error', onIdleError);
+  // pg emits 'error' on a client whose connection fails; with no listener that is an uncaught exception. The pool
+  // listens to its idle clients only (and re-emits on itself), so every client gets its own listener for the time
+  // it is checked out too: its pending query fails, later ones answer "not queryable", and the pool drops it when
+  // it is released.
+  pool.on('connect', (client) => client.on('error', onConnectionError));
+  pool.on('error', () => {
+    // an idle client failed: already told through that client's own listener above; the pool has dropped it
+  });
   try {
     await migratePostgres(pool, options.migrationsDir);
   } catch (error) {
