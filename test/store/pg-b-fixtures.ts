@@ -31,9 +31,9 @@ export function freshSqlite(): Db {
 }
 
 const pools: pg.Pool[] = [];
-/** A fresh database on the run's PostgreSQL cluster (test/helpers/postgres.ts), migrated by openPostgres. */
+/** A fresh database on the run's PostgreSQL cluster (test/helpers/postgres.ts), a copy of its migrated template. */
 export async function freshPg(): Promise<pg.Pool> {
-  const pool = await openPostgres(await createTestDatabase(), { max: 8 });
+  const pool = await openPostgres(await createTestDatabase({ migrated: true }), { max: 8 });
   pools.push(pool);
   return pool;
 }
