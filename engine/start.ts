@@ -11,10 +11,9 @@ import { inFlight } from './http/in-flight';
 import { API_KEY_HEADER } from './http/auth';
 import { CatalogDocument } from './contract/catalog';
 import type { UiConfig } from './http/routes/ui';
-import { openDatabase } from './store/db';
-import { createSqliteStore } from './store/sqlite-store';
 import type { Repos } from './store/port';
-import { createChannelRepo, loadMasterKey } from './store/channel-repo';
+import { loadMasterKey } from './store/channel-repo';
+import { openStore } from './store/open';
 import { importCatalog } from './use-cases/catalog';
 import { createContext } from './use-cases/context';
 import { createSimulator } from './payments/simulator';
@@ -33,6 +32,11 @@ import { staffPinHash } from './staff/pin-source';
 /** Options of `startEngine`, the one way the engine starts: `serve`, Electron and the tests alike. */
 export interface EngineOptions {
   readonly dataDir: string;
+  /**
+   * the database (contract §16 `--database`): `sqlite:` or absent — kassa.sqlite in `dataDir` (a till's) — or a
+   * `postgres://user@host:port/db` URL, which any number of engine processes may share (a hub's)
+   */
+  readonly database?: string;
   /** default 8787; 0 picks a free port */
   readonly port?: number;
   /** default 127.0.0.1 (loopback only) */
@@ -91,6 +95,8 @@ export interface EngineOptions {
   readonly allocations?: boolean;
   /** where the SQL migrations are (default: beside the store's source); a bundled build names its copy */
   readonly migrationsDir?: string;
+  /** the same for PostgreSQL's migrations (store/postgres/migrations) */
+  readonly postgresMigrationsDir?: string;
   /**
    * Printers (contract §12, `--printer`): `tcp://HOST:PORT` (ESC/POS) or `system:NAME` (needs `systemPrint`),
    * `?paper=58` for a 58 mm roll. A print request goes to the printer it names, else to the first.
@@ -121,9 +127,7 @@ export const LOG_REDACTIONS = [`req.headers["${API_KEY_HEADER}"]`, 'req.headers.
 
 export async function startEngine(options: EngineOptions): Promise<RunningEngine> {
   const logger = options.logger ?? pino({ redact: [...LOG_REDACTIONS] });
-  const db = openDatabase(options.dataDir, options.migrationsDir);
-  // before anything else writes: from here on commits wait for the disk in groups (store/durability.ts)
-  const store = createSqliteStore(db);
+  const store = await openStore(options.database, { dataDir: options.dataDir, migrationsDir: options.migrationsDir, postgresMigrationsDir: options.postgresMigrationsDir, masterKey: loadMasterKey(options.dataDir) });
   let printQueue: PrintQueue | undefined;
   try {
     const now = options.now ?? Date.now;
@@ -164,7 +168,6 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       ctx,
       inFlight: work,
       keys,
-      legacy: { channels: createChannelRepo(db, loadMasterKey(options.dataDir)) },
       ...(ui && { ui }),
       simulator,
       sync: () => worker,

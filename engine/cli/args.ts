@@ -1,10 +1,32 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { parsePrinter, PrinterUrlError } from '../printing/printers';
+import { parseDatabaseUrl, type DatabaseUrl } from '../store/open';
 import { DEFAULT_ALLOCATION_CAP_FLOOR, type AllocationCap } from '../domain/allocations';
 
 /** The environment variable that carries the upstream's key (kept out of the process list). */
 export const UPSTREAM_KEY_ENV = 'KASSA_UPSTREAM_KEY';
+/** The environment variable `--database` defaults to (contract §16). */
+export const DATABASE_ENV = 'KASSA_DATABASE';
+
+/**
+ * `--database` (or KASSA_DATABASE): `sqlite:` or a postgres:// URL. A password belongs in PGPASSWORD or
+ * ~/.pgpass (libpq's own places, which pg reads), not in a URL on the command line that every user of the
+ * machine can read in the process list: one there works, with a warning.
+ */
+function databaseOf(value: string | undefined, warnings: string[]): { database?: string } {
+  if (value === undefined) return {};
+  let target: DatabaseUrl;
+  try {
+    target = parseDatabaseUrl(value);
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (target.kind === 'postgres' && new URL(target.url).password !== '') {
+    warnings.push('--database carries a password, which other users of this machine can read in the process list: put it in PGPASSWORD or ~/.pgpass instead');
+  }
+  return { database: value };
+}
 
 /**
  * Command-line options of `serve` (contract §1). The upstream's key is a secret, so it comes from a file
@@ -22,6 +44,7 @@ export function parseServeArgs(argv: readonly string[], env: Readonly<Record<str
       port: { type: 'string', default: '8787' },
       host: { type: 'string', default: '127.0.0.1' },
       data: { type: 'string', default: './data' },
+      database: { type: 'string' },
       catalog: { type: 'string' },
       'no-demo': { type: 'boolean', default: false },
       'hold-seconds': { type: 'string', default: '900' },
@@ -49,6 +72,7 @@ export function parseServeArgs(argv: readonly string[], env: Readonly<Record<str
     port: wholeNumber('--port', values.port, 65535),
     host: values.host,
     dataDir: values.data,
+    ...databaseOf(values.database ?? env[DATABASE_ENV], warnings),
     catalogFile: values.catalog,
     demo: !values['no-demo'],
     holdSeconds: wholeNumber('--hold-seconds', values['hold-seconds'], 7 * 24 * 3600, 1),

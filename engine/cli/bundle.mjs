@@ -34,3 +34,4 @@ await build({
   logLevel: 'warning',
 });
 cpSync('engine/store/migrations', 'dist/engine/migrations', { recursive: true });
+cpSync('engine/store/postgres/migrations', 'dist/engine/postgres-migrations', { recursive: true });

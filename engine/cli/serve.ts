@@ -62,10 +62,10 @@ const REPEATED_SIGNAL_MS = 1000;
  * The esbuild bundle (dist/engine/serve.mjs, see bundle.mjs) names its migrations (copied beside it) and the built
  * UI (dist/renderer) explicitly; run from source under tsx, the engine's defaults find both.
  */
-function bundledPaths(): { migrationsDir?: string; uiDir?: string } {
+function bundledPaths(): { migrationsDir?: string; postgresMigrationsDir?: string; uiDir?: string } {
   if (process.env.KASSA_BUNDLED !== '1') return {};
   const here = dirname(fileURLToPath(import.meta.url));
-  return { migrationsDir: join(here, 'migrations'), uiDir: join(here, '..', 'renderer') };
+  return { migrationsDir: join(here, 'migrations'), postgresMigrationsDir: join(here, 'postgres-migrations'), uiDir: join(here, '..', 'renderer') };
 }
 
 main().catch((error: unknown) => {

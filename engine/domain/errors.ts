@@ -74,6 +74,8 @@ export const ERROR_CATALOGUE = {
   // ownership and staff sign-in (issue #22)
   IMPORT_REFERENCE_TAKEN: row('CONFLICT_ERROR', 409),
   INVALID_STAFF_PIN: row('AUTHENTICATION_ERROR', 401),
+  // storage (issue #23): the database server cannot be reached or is restarting; nothing was written
+  DATABASE_UNAVAILABLE: row('SERVICE_UNAVAILABLE', 503),
 } as const satisfies Record<string, CatalogueRow>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

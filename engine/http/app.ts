@@ -34,15 +34,12 @@ import { legacyRoutes } from './routes/legacy';
 import { basketRoutes } from './routes/v1/baskets';
 import { migrationGuideRoutes } from './routes/v1/migration-guide';
 import { installLegacyHeaders } from './v1/deprecation';
-import type { ChannelRepo } from '../store/channel-repo';
 import { printingRoutes, type PrintingRoutesOptions } from './routes/printing';
 import { staffSessionRoutes } from './routes/staff-sessions';
 
 export interface AppOptions {
   readonly ctx: EngineContext;
   readonly keys: Repos['keys'];
-  /** the legacy v1 facade (contract §11): its channels and basket references */
-  readonly legacy: { readonly channels: ChannelRepo };
   readonly simulator: Simulator;
   /** a terminal's allocations, once started (absent when standalone) */
   readonly allocator?: () => Allocator | undefined;
@@ -146,7 +143,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       if (options.capabilities !== false) await api.register(hubRoutes, { ctx: options.ctx, importBatch: options.capabilities?.importBatch, allocations });
       if (allocations) await api.register(allocationRoutes, { ctx: options.ctx, cap: options.allocationCap });
       await api.register(syncRoutes, { ctx: options.ctx, worker: options.sync });
-      await api.register(legacyRoutes, { channels: options.legacy.channels, baskets: options.ctx.store.repos.baskets });
+      await api.register(legacyRoutes, { channels: options.ctx.store.repos.channels, baskets: options.ctx.store.repos.baskets });
       await api.register(printingRoutes, { ctx: options.ctx, ...options.printing });
       await api.register(holdingRoutes, { ctx: options.ctx, allocator: options.allocator ?? (() => undefined) });
       if (options.staffPinHash !== undefined) await api.register(staffSessionRoutes, { keys: options.keys, pinHash: options.staffPinHash, now: options.ctx.now });
@@ -156,7 +153,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(basketRoutes, {
     prefix: '/api/v1',
     legacy: { ctx: options.ctx },
-    channels: options.legacy.channels,
+    channels: options.ctx.store.repos.channels,
     rateLimit: options.rateLimit,
   });
   await app.register(migrationGuideRoutes, { prefix: '/api/v1' });

@@ -4,6 +4,7 @@ import type { CartRepo } from './cart-repo';
 import type { CatalogRepo } from './catalog-repo';
 import type { createCatalogNames } from './catalog-names';
 import type { createCatalogReader } from './catalog-reader';
+import type { ChannelRepo } from './channel-repo';
 import type { CheckoutRepo } from './checkout-repo';
 import type { HoldingRepo } from './holding-repo';
 import type { createImportRepo } from './import-repo';
@@ -33,6 +34,8 @@ export interface Repos {
   readonly catalog: Async<CatalogRepo>;
   readonly catalogNames: Async<ReturnType<typeof createCatalogNames>>;
   readonly catalogReader: Async<ReturnType<typeof createCatalogReader>>;
+  /** the legacy v1 channels (contract §11) */
+  readonly channels: Async<ChannelRepo>;
   readonly checkout: Async<CheckoutRepo>;
   readonly holdings: Async<HoldingRepo>;
   readonly imports: Async<ReturnType<typeof createImportRepo>>;

@@ -5,6 +5,7 @@ import { createCatalogNames } from './catalog-names';
 import { createCatalogReader } from './catalog-reader';
 import { createCatalogRepo } from './catalog-repo';
 import { createCatalogWriter } from './catalog-writer';
+import { createChannelRepo } from './channel-repo';
 import { createCheckoutRepo } from './checkout-repo';
 import { relaxSynchronous, type Db } from './db';
 import { groupCommit, type Durability } from './durability';
@@ -21,6 +22,7 @@ import { createPspRepo } from './psp-repo';
 import { createStaffPinRepo } from './staff-pin-repo';
 import { createStockRepo } from './stock-repo';
 import type { CatalogDocument } from '../contract/catalog';
+import { randomBytes } from 'node:crypto';
 
 /**
  * The SQLite adapter of the storage port (a till's database, the default): better-sqlite3 on one connection,
@@ -31,7 +33,7 @@ import type { CatalogDocument } from '../contract/catalog';
  * otherwise see, or become part of, writes not yet committed. A transaction's work awaits only the store, whose
  * answers are already settled, so it runs to its end within one turn of the event loop.
  */
-export function createSqliteStore(db: Db, options: { groupCommit?: boolean } = {}): Store & { readonly db: Db; readonly durability: Durability; readonly commits: number } {
+export function createSqliteStore(db: Db, options: { groupCommit?: boolean; masterKey?: Buffer } = {}): Store & { readonly db: Db; readonly durability: Durability; readonly commits: number } {
   // before anything else writes: from here on commits wait for the disk in groups (store/durability.ts)
   const durability: Durability = options.groupCommit === false
     ? { whenDurable: () => Promise.resolve(), syncs: 0, close: () => Promise.resolve() }
@@ -43,6 +45,8 @@ export function createSqliteStore(db: Db, options: { groupCommit?: boolean } = {
     catalog: createCatalogRepo(db),
     catalogNames: createCatalogNames(db),
     catalogReader: createCatalogReader(db),
+    // the v1 channels' secrets are sealed with the data folder's master key; without one (tests) a key of this run
+    channels: createChannelRepo(db, options.masterKey ?? randomBytes(32)),
     checkout: createCheckoutRepo(db),
     holdings: createHoldingRepo(db),
     imports: createImportRepo(db),

@@ -42,6 +42,7 @@ export const de: Record<ErrorCode, string> = {
   PRINTER_NOT_CONFIGURED: 'An dieser Kasse ist kein Drucker eingerichtet (serve --printer URL oder die Einstellung printers der Desktop-App).',
   ORDER_NOT_PRINTABLE: 'Eine stornierte Bestellung wird nicht gedruckt.',
   UPSTREAM_UNAVAILABLE: 'Der zentrale Ticketdienst ist gerade nicht erreichbar; diese Kasse kann die Plätze nicht bestätigen. Bitte gleich erneut versuchen.',
+  DATABASE_UNAVAILABLE: 'Die Datenbank ist gerade nicht erreichbar; es wurde nichts geändert. Bitte gleich erneut versuchen.',
   HEADERS_TOO_LARGE: 'Die Kopfzeilen der Anfrage sind zu groß.',
   REQUEST_TIMEOUT: 'Die Anfrage ist nicht rechtzeitig angekommen.',
   IMPORT_REFERENCE_TAKEN: 'Ein anderes Terminal hat bereits eine Bestellung mit dieser Referenz importiert. Bitte diese Bestellung mit dem Personal prüfen.',

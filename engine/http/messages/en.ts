@@ -42,6 +42,7 @@ export const en: Record<ErrorCode, string> = {
   PRINTER_NOT_CONFIGURED: 'No printer is configured on this engine (serve --printer URL, or the desktop app\'s printers setting).',
   ORDER_NOT_PRINTABLE: 'A cancelled order is not printed.',
   UPSTREAM_UNAVAILABLE: 'The central ticketing service cannot be reached right now, so this till cannot confirm these places. Try again shortly.',
+  DATABASE_UNAVAILABLE: 'The database cannot be reached right now; nothing was changed. Try again shortly.',
   HEADERS_TOO_LARGE: 'The request headers are too large.',
   REQUEST_TIMEOUT: 'The request did not arrive in time.',
   IMPORT_REFERENCE_TAKEN: 'Another terminal already imported an order with this reference. Check this order with staff.',

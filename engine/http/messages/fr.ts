@@ -42,6 +42,7 @@ export const fr: Record<ErrorCode, string> = {
   PRINTER_NOT_CONFIGURED: 'Aucune imprimante n’est configurée sur ce poste (serve --printer URL, ou le réglage printers de l’application).',
   ORDER_NOT_PRINTABLE: 'Une commande annulée n’est pas imprimée.',
   UPSTREAM_UNAVAILABLE: 'Le service central de billetterie est injoignable pour le moment ; cette caisse ne peut pas confirmer ces places. Réessayez dans un instant.',
+  DATABASE_UNAVAILABLE: 'La base de données est injoignable pour le moment ; rien n’a été modifié. Réessayez dans un instant.',
   HEADERS_TOO_LARGE: 'Les en-têtes de la requête sont trop volumineux.',
   REQUEST_TIMEOUT: 'La requête n’est pas arrivée à temps.',
   IMPORT_REFERENCE_TAKEN: 'Un autre terminal a déjà importé une commande avec cette référence. Vérifiez cette commande avec le personnel.',

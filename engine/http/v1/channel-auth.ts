@@ -2,7 +2,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { EngineError, type ErrorCode } from '../../domain/errors';
 import type { Scope } from '../../domain/scopes';
-import { MASTER_KEY_FILE, type ChannelRepo } from '../../store/channel-repo';
+import { MASTER_KEY_FILE } from '../../store/channel-repo';
+import type { Repos } from '../../store/port';
 
 /**
  * Channel authentication of v1 (contract §11): `X-Channel-Id` names the channel, `X-Checksum` is the
@@ -39,7 +40,7 @@ export function checksumOf(secret: string, method: string, pathWithQuery: string
   return createHmac('sha256', secret).update(`${method}\n${pathWithQuery}\n${body}`).digest('hex');
 }
 
-export function installChannelAuth(app: FastifyInstance, channels: ChannelRepo): void {
+export function installChannelAuth(app: FastifyInstance, channels: Repos['channels']): void {
   // The body is kept as sent, for the checksum; JSON is parsed by Fastify's own parser (prototype
   // poisoning refused). Any other media type is read too, and refused after the checksum (415).
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -60,7 +61,7 @@ export function installChannelAuth(app: FastifyInstance, channels: ChannelRepo):
 
   app.addHook('onRequest', async (request) => {
     const id = request.headers[CHANNEL_HEADER];
-    const found = typeof id === 'string' && /^ch_[A-Za-z0-9_-]{1,64}$/.test(id) ? channels.secret(id) : undefined;
+    const found = typeof id === 'string' && /^ch_[A-Za-z0-9_-]{1,64}$/.test(id) ? await channels.secret(id) : undefined;
     if (found && 'mismatch' in found) request.log.warn({ channelId: id }, `channel secret does not match this install's master key (was ${MASTER_KEY_FILE} replaced?)`);
     if (!found || !('secret' in found) || typeof id !== 'string') throw new EngineError('INVALID_API_KEY');
     request.v1Channel = { id, secret: found.secret };

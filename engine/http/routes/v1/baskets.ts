@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type TSchema } from 'typebox';
 import { EngineError } from '../../../domain/errors';
 import { Basket, BasketParams, PromotionBody, ReservationParams, UpsertBasketBody, V1ErrorBody } from '../../../contract/v1';
-import type { ChannelRepo } from '../../../store/channel-repo';
+import type { Repos } from '../../../store/port';
 import { basketOf } from '../../../use-cases/v1/answer-to-v1';
 import { applyPromotion, clearBasket, readBasket, removeReservation, upsertBasket, type LegacyContext } from '../../../use-cases/v1/request-to-v3';
 import { installChannelAuth } from '../../v1/channel-auth';
@@ -14,7 +14,7 @@ import { installChannelAuth } from '../../v1/channel-auth';
 
 export interface BasketRoutesOptions {
   readonly legacy: LegacyContext;
-  readonly channels: ChannelRepo;
+  readonly channels: Repos['channels'];
   /** requests per second per channel (burst the same); 0 turns limiting off */
   readonly rateLimit: number;
 }
