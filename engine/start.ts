@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
@@ -127,6 +127,7 @@ export const LOG_REDACTIONS = [`req.headers["${API_KEY_HEADER}"]`, 'req.headers.
 
 export async function startEngine(options: EngineOptions): Promise<RunningEngine> {
   const logger = options.logger ?? pino({ redact: [...LOG_REDACTIONS] });
+  mkdirSync(options.dataDir, { recursive: true });
   const store = await openStore(options.database, { dataDir: options.dataDir, migrationsDir: options.migrationsDir, postgresMigrationsDir: options.postgresMigrationsDir, masterKey: loadMasterKey(options.dataDir) });
   let printQueue: PrintQueue | undefined;
   try {

@@ -23,11 +23,11 @@ export function parseDatabaseUrl(value: string | undefined): DatabaseUrl {
 }
 
 /** Opens the store `--database` names, its migrations run (on PostgreSQL once, whichever process comes first). */
-export async function openStore(database: string | undefined, options: { dataDir: string; migrationsDir?: string; postgresMigrationsDir?: string; masterKey: Buffer }): Promise<Store> {
+export async function openStore(database: string | undefined, options: { dataDir: string; migrationsDir?: string; postgresMigrationsDir?: string; masterKey: Buffer; groupCommit?: boolean }): Promise<Store> {
   const target = parseDatabaseUrl(database);
   if (target.kind === 'postgres') {
     return createPostgresStore(target.url, { masterKey: options.masterKey, ...(options.postgresMigrationsDir !== undefined && { migrationsDir: options.postgresMigrationsDir }) });
   }
   // before anything else writes: from here on commits wait for the disk in groups (store/durability.ts)
-  return createSqliteStore(openDatabase(options.dataDir, options.migrationsDir), { masterKey: options.masterKey });
+  return createSqliteStore(openDatabase(options.dataDir, options.migrationsDir), { masterKey: options.masterKey, ...(options.groupCommit === false && { groupCommit: false }) });
 }

@@ -27,7 +27,7 @@ async function startHub(floor: number, options: Partial<EngineOptions> = {}) {
   const file = catalogFile(allocationCatalog({ floor, seats: 2 }));
   remove = file.remove;
   engine = await startTestEngine({ catalogFile: file.path, demo: false, ...options });
-  return { hub: engine, tills: [engine.createKey(SYNC_SCOPES), engine.createKey(SYNC_SCOPES), engine.createKey(SYNC_SCOPES)] };
+  return { hub: engine, tills: [await engine.createKey(SYNC_SCOPES), await engine.createKey(SYNC_SCOPES), await engine.createKey(SYNC_SCOPES)] };
 }
 
 const ask = (hub: TestEngine, key: string, change: number, minimum?: number, inventoryItemId: string = ALLOC.floor.inventoryItemId, forSale?: number) =>

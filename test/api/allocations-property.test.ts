@@ -73,8 +73,8 @@ describe('allocations at the hub: the invariant under random interleavings (fast
         let clock = Date.parse('2027-08-01T10:00:00Z');
         engine = await startTestEngine({ catalogFile: file.path, demo: false, now: () => clock, sweepIntervalMs: 3_600_000 });
         const hub = engine;
-        const terminals = [0, 1].map(() => hub.createKey(['carts:write', 'orders:write', 'orders:import']));
-        const web = hub.createKey(['carts:write', 'orders:write', 'catalog:read']);
+        const terminals = [await hub.createKey(['carts:write', 'orders:write', 'orders:import']), await hub.createKey(['carts:write', 'orders:write', 'orders:import'])];
+        const web = await hub.createKey(['carts:write', 'orders:write', 'catalog:read']);
         const orders: string[] = [];
 
         const rows = (): Row[] =>

@@ -30,7 +30,7 @@ async function hub(sizes = { floor: 20, seats: 4 }): Promise<{ hub: TestEngine; 
   remove = file.remove;
   // the arithmetic of grants below any cap: the cap per terminal has its own tests (allocation-cap.test.ts)
   engine = await startTestEngine({ catalogFile: file.path, demo: false, now: () => clock, allocationCap: { places: 1_000_000 } });
-  return { hub: engine, till: engine.createKey(['carts:write', 'orders:write', 'orders:import']), till2: engine.createKey(['carts:write', 'orders:import']) };
+  return { hub: engine, till: await engine.createKey(['carts:write', 'orders:write', 'orders:import']), till2: await engine.createKey(['carts:write', 'orders:import']) };
 }
 
 const post = (engine: TestEngine, key: string, changes: object[], idempotencyKey: string = crypto.randomUUID()) =>

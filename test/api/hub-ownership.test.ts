@@ -29,8 +29,8 @@ const file = catalogFile(allocationCatalog({ floor: CAPACITY, seats: 1 }));
 beforeAll(async () => {
   hub = await startTestEngine({ catalogFile: file.path, demo: false });
   // terminal keys as a venue makes them, with orders:read too: still only their own orders
-  tillA = hub.createKey([...SYNC_SCOPES, 'orders:read']);
-  tillB = hub.createKey([...SYNC_SCOPES, 'orders:read']);
+  tillA = await hub.createKey([...SYNC_SCOPES, 'orders:read']);
+  tillB = await hub.createKey([...SYNC_SCOPES, 'orders:read']);
 });
 afterAll(async () => {
   await hub.close();

@@ -126,7 +126,7 @@ describe(`an order of ${MAX} tickets (the most an order may hold) leaves the eng
   }, 180_000);
 
   it(`while a hub imports ${IMPORTED_ORDERS} such orders in one batch: each one whole`, async () => {
-    const importKey = engine.createKey(['orders:import']);
+    const importKey = await engine.createKey(['orders:import']);
     const orders = Array.from({ length: IMPORTED_ORDERS }, () => ({
       idempotencyKey: crypto.randomUUID(),
       reference: `ord_${crypto.randomUUID()}`,

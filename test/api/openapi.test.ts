@@ -196,7 +196,7 @@ describe('GET /api/v3/openapi.json', () => {
     const secured = operations().filter(({ path, operation }) => path.startsWith('/api/v3/') && operation['x-required-scope'] !== undefined);
     for (const { path, method, operation } of secured) {
       const scope = operation['x-required-scope'] ?? '';
-      const key = engine.createKey([scope === 'catalog:read' ? 'orders:read' : 'catalog:read']);
+      const key = await engine.createKey([scope === 'catalog:read' ? 'orders:read' : 'catalog:read']);
       const concrete = path.replace('/api/v3', '').replace(/\{[^}]+\}/g, 'x');
       const response = await engine.request<ErrorEnvelope>(method.toUpperCase(), concrete, { key, ...(method !== 'get' && method !== 'delete' && { body: {} }) });
       expect({ operation: `${method} ${path}`, status: response.status, requiredScope: response.body.error.details?.requiredScope }).toEqual({

@@ -73,7 +73,7 @@ describe(`at most ${MAX} tickets per order`, () => {
   });
 
   it("a hub's import refuses an order over the maximum at orders[i].items[k].quantity and imports the others of the batch", async () => {
-    const importKey = engine.createKey(['orders:import']);
+    const importKey = await engine.createKey(['orders:import']);
     const order = (count: number) => ({
       idempotencyKey: crypto.randomUUID(),
       reference: `ord_${crypto.randomUUID()}`,

@@ -231,7 +231,7 @@ describe('POST /orders/{id}/cancel', () => {
     }
     const read = await engine.request<{ data: Order }>('GET', `/orders/${kept.id}`, { key: engine.keys.ordersRead });
     expect(read.body.data.status).toBe('confirmed');
-    const writer = engine.createKey(['orders:write'], { owner: TEST_OWNER });
+    const writer = await engine.createKey(['orders:write'], { owner: TEST_OWNER });
     const done = await engine.request<{ data: Order }>('POST', `/orders/${kept.id}/cancel`, { key: writer });
     expect(done.status).toBe(200);
     expect(done.body.data.status).toBe('cancelled');

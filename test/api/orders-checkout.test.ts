@@ -129,7 +129,7 @@ describe('POST /orders: a card checkout of a held cart', () => {
 
     it('POST /orders with a new idempotency key from another API key', async () => {
       // another key of the same till (ownership: another owner's cart is not found at all, see ownership.test.ts)
-      const other = engine.createKey(['orders:write'], { owner: TEST_OWNER });
+      const other = await engine.createKey(['orders:write'], { owner: TEST_OWNER });
       const error = expectError(await checkout(engine, cart.id, cart.total, card(), { apiKey: other }), 409, 'CART_ALREADY_ORDERED');
       expect(error.details?.orderId).toBe(order.id);
     });
@@ -213,7 +213,7 @@ describe('POST /orders: refusals before any payment', () => {
     expect(byCarts.details?.requiredScope).toBe('orders:write');
     expectError(await checkout(engine, cart.id, cart.total, card(), { idempotencyKey: key, apiKey: null }), 401, 'INVALID_API_KEY');
 
-    const writer = engine.createKey(['orders:write'], { owner: TEST_OWNER });
+    const writer = await engine.createKey(['orders:write'], { owner: TEST_OWNER });
     expect(orderOf(await checkout(engine, cart.id, cart.total, card(), { idempotencyKey: key, apiKey: writer })).cartId).toBe(cart.id);
   });
 

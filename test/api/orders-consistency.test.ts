@@ -95,7 +95,7 @@ describe('the sync scope', () => {
   it('guards the sync status; admin keys keep it', async () => {
     const denied = await engine.request<{ error: { code: string; details: { requiredScope: string } } }>('GET', '/sync/status', { key: engine.keys.carts });
     expect([denied.status, denied.body.error.code, denied.body.error.details.requiredScope]).toEqual([403, 'INSUFFICIENT_PERMISSIONS', 'sync']);
-    expect((await engine.request('GET', '/sync/status', { key: engine.createKey(['sync']) })).status).toBe(200);
+    expect((await engine.request('GET', '/sync/status', { key: await engine.createKey(['sync']) })).status).toBe(200);
     expect((await engine.request('GET', '/sync/status', { key: engine.keys.admin })).status).toBe(200);
   });
 });

@@ -83,7 +83,7 @@ describe('POST /orders: replays and key conflicts', () => {
     const cartB = await createCart(engine, [concert(1, 'standing-student')]);
     const key = newKey();
     // keys of the same till: ownership is another matter (ownership.test.ts)
-    const second = engine.createKey(['orders:write'], { owner: TEST_OWNER });
+    const second = await engine.createKey(['orders:write'], { owner: TEST_OWNER });
     const orderA = orderOf(await checkout(engine, cartA.id, eur(3900), card(), { idempotencyKey: key }));
 
     // not 409 IDEMPOTENCY_KEY_REUSED: under the other API key this key is new
@@ -96,7 +96,7 @@ describe('POST /orders: replays and key conflicts', () => {
     // under the second API key the key now belongs to cart B
     expectError(await checkout(engine, cartA.id, eur(3900), card(), { idempotencyKey: key, apiKey: second }), 409, 'IDEMPOTENCY_KEY_REUSED');
     // under a third API key it is no replay of the first API key's order: cart A is simply ordered already
-    const third = engine.createKey(['orders:write'], { owner: TEST_OWNER });
+    const third = await engine.createKey(['orders:write'], { owner: TEST_OWNER });
     const crossedResponse = await checkout(engine, cartA.id, eur(3900), card(), { idempotencyKey: key, apiKey: third });
     const crossed = expectError(crossedResponse, 409, 'CART_ALREADY_ORDERED');
     expect(crossed.details?.orderId).toBe(orderA.id);
@@ -182,7 +182,7 @@ describe('POST /orders: while a payment is running', () => {
 
   it('another key, and another API key, answer 409 CART_CHECKOUT_IN_PROGRESS', async () => {
     expectError(await checkout(engine, cart.id, eur(4700)), 409, 'CART_CHECKOUT_IN_PROGRESS');
-    const other = engine.createKey(['orders:write'], { owner: TEST_OWNER });
+    const other = await engine.createKey(['orders:write'], { owner: TEST_OWNER });
     expectError(await checkout(engine, cart.id, eur(4700), card(), { idempotencyKey: key, apiKey: other }), 409, 'CART_CHECKOUT_IN_PROGRESS');
   });
 

@@ -34,7 +34,7 @@ const sold = () => readonlyDb(engine.dataDir, (db) => db.prepare<[string], { hel
 
 describe('a batch of large orders imported while the same batch comes again and tills sell', () => {
   it('creates each order once, answers both batches with the same orders, and never sells past capacity', async () => {
-    const importKey = engine.createKey(['orders:import']);
+    const importKey = await engine.createKey(['orders:import']);
     const orders = Array.from({ length: ORDERS }, () => ({
       idempotencyKey: crypto.randomUUID(),
       reference: `ord_${crypto.randomUUID()}`,

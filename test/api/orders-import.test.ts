@@ -22,8 +22,8 @@ const file = catalogFile();
 beforeAll(async () => {
   hub = await startTestEngine({ catalogFile: file.path, demo: false });
   plain = await startTestEngine({ catalogFile: file.path, demo: false, capabilities: false });
-  importKey = hub.createKey(['orders:import']);
-  writeOnly = hub.createKey(['orders:write', 'carts:write']);
+  importKey = await hub.createKey(['orders:import']);
+  writeOnly = await hub.createKey(['orders:write', 'carts:write']);
 });
 afterAll(async () => {
   await hub.close();
@@ -109,7 +109,7 @@ describe('POST /orders/import', () => {
     const renamed = (await importBatch([{ ...order, idempotencyKey: crypto.randomUUID() }])).body.data.results[0];
     expect(renamed).toMatchObject({ status: 201, replayed: true, order: { id: first?.order?.id } });
     // another terminal's key never gets that order (issue #22): a refusal for good, for its conflict inbox
-    const otherKey = hub.createKey(['orders:import']);
+    const otherKey = await hub.createKey(['orders:import']);
     const sameReference = (await importBatch([{ ...order, idempotencyKey: crypto.randomUUID() }], otherKey)).body.data.results[0];
     expect(sameReference).toMatchObject({ status: 409, error: { code: 'IMPORT_REFERENCE_TAKEN', type: 'CONFLICT_ERROR', param: 'orders[0].reference' } });
     expect(sameReference?.order).toBeUndefined();

@@ -77,11 +77,11 @@ describe('GET /orders/summary', () => {
   });
 
   it("adds up only the caller's own orders unless it may see every order (orders:any), as GET /orders lists them", async () => {
-    const stranger = engine.createKey(['orders:read']);
+    const stranger = await engine.createKey(['orders:read']);
     const own = await engine.request<{ data: Summary }>('GET', summaryPath(DAY), { key: stranger });
     expect(own.status).toBe(200);
     expect(own.body.data.currencies).toEqual([]);
-    const everyOrder = engine.createKey(['orders:read', 'orders:any']);
+    const everyOrder = await engine.createKey(['orders:read', 'orders:any']);
     const all = await engine.request<{ data: Summary }>('GET', summaryPath(DAY), { key: everyOrder });
     expect(all.body.data.currencies.map((row) => [row.currency, row.orders])).toEqual([['EUR', 3], ['JPY', 1]]);
   });

@@ -18,8 +18,8 @@ describe("another key's carts are not found", () => {
   let cart: Cart;
   beforeAll(async () => {
     engine = await startTestEngine();
-    mine = engine.createKey(TILL);
-    theirs = engine.createKey(TILL);
+    mine = await engine.createKey(TILL);
+    theirs = await engine.createKey(TILL);
     cart = cartOf(await engine.request('POST', '/carts', { key: mine, body: { items: [concert(2)] } }), 201);
   });
   afterAll(() => engine.close());
@@ -65,9 +65,9 @@ describe("another key's orders are not found, unless orders:any", () => {
   let stockAfterSale: number;
   beforeAll(async () => {
     engine = await startTestEngine();
-    mine = engine.createKey(TILL);
-    theirs = engine.createKey(TILL);
-    staff = engine.createKey([...TILL, 'orders:any']);
+    mine = await engine.createKey(TILL);
+    theirs = await engine.createKey(TILL);
+    staff = await engine.createKey([...TILL, 'orders:any']);
     const cart = cartOf(await engine.request('POST', '/carts', { key: mine, body: { items: [concert(2)] } }), 201);
     order = orderOf(await checkout(engine, cart.id, cart.total, card(), { apiKey: mine }));
     stockAfterSale = await available(engine, 'brass-2027-03-12', 'standing');
@@ -110,13 +110,13 @@ describe("another key's orders are not found, unless orders:any", () => {
   });
 
   it('orders:any is refused to nobody it was not given to: a plain orders:read key still 404s', async () => {
-    const reader = engine.createKey(['orders:read']);
+    const reader = await engine.createKey(['orders:read']);
     expectError(await engine.request('GET', `/orders/${order.id}`, { key: reader }), 404, 'RESOURCE_NOT_FOUND');
     expect((await engine.request<OrdersPage>('GET', '/orders', { key: reader })).body.data).toEqual([]);
   });
 
   it('the cash checkout stays with orders:write: an orders:checkout key pays by card only (403 with requiredScope)', async () => {
-    const kiosk = engine.createKey(['carts:write', 'orders:checkout']);
+    const kiosk = await engine.createKey(['carts:write', 'orders:checkout']);
     const cart = cartOf(await engine.request('POST', '/carts', { key: kiosk, body: { items: [concert(1)] } }), 201);
     const refused = expectError(await checkout(engine, cart.id, cart.total, cash(), { apiKey: kiosk }), 403, 'INSUFFICIENT_PERMISSIONS', 'payment.method');
     expect(refused.details?.requiredScope).toBe('orders:write');

@@ -35,13 +35,13 @@ describe('GET /catalog and voucher codes', () => {
   });
 
   it('the UI key\'s scopes (a till) do not read them either', async () => {
-    const till = engine.createKey(['catalog:read', 'carts:write', 'orders:read', 'orders:write', 'sync']);
+    const till = await engine.createKey(['catalog:read', 'carts:write', 'orders:read', 'orders:write', 'sync']);
     expect((await catalogFor(till)).vouchers).toBeUndefined();
   });
 
   it('catalog:write, admin and a terminal\'s sync key (orders:import) get every code', async () => {
-    const writer = engine.createKey(['catalog:read', 'catalog:write']);
-    const syncKey = engine.createKey(['catalog:read', 'orders:import']);
+    const writer = await engine.createKey(['catalog:read', 'catalog:write']);
+    const syncKey = await engine.createKey(['catalog:read', 'orders:import']);
     for (const key of [writer, engine.keys.admin, syncKey]) {
       const codes = ((await catalogFor(key)).vouchers ?? []).map((voucher) => voucher.code);
       expect(codes).toContain('WELCOME10');

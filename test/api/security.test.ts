@@ -197,7 +197,7 @@ describe('authentication and scopes', () => {
   });
 
   it('a key with several scopes gets exactly those', async () => {
-    const key = engine.createKey(['catalog:read', 'carts:write']);
+    const key = await engine.createKey(['catalog:read', 'carts:write']);
     expect((await engine.request('GET', '/events', { key })).status).toBe(200);
     expect((await engine.request('POST', '/carts', { key, body: { items: [ITEM] } })).status).toBe(201);
     const error = expectError(await engine.request('PUT', '/catalog', { key, body: demoCatalog() }), 403, 'INSUFFICIENT_PERMISSIONS');
@@ -215,7 +215,7 @@ describe('keys at rest and in logs', () => {
   const allKeys = () => Object.values(engine.keys);
 
   it('the plaintext keys appear nowhere in the database file or its WAL', async () => {
-    const late = engine.createKey(['admin']);
+    const late = await engine.createKey(['admin']);
     // make the engine write (a cart, a catalog re-import) so the files are current
     expect((await engine.request('POST', '/carts', { key: late, body: { items: [ITEM] } })).status).toBe(201);
     const files = ['kassa.sqlite', 'kassa.sqlite-wal', 'kassa.sqlite-shm'].map((name) => join(engine.dataDir, name)).filter((path) => existsSync(path));
@@ -304,7 +304,7 @@ describe('rate limiting', () => {
   });
 
   it('after Retry-After the key is served again', async () => {
-    const key = engine.createKey(['catalog:read']);
+    const key = await engine.createKey(['catalog:read']);
     const burst = await Promise.all(Array.from({ length: 6 }, () => engine.request('GET', '/locations', { key })));
     const limited = burst.filter((response) => response.status === 429);
     expect(limited.length).toBeGreaterThanOrEqual(1);
@@ -318,7 +318,7 @@ describe('rate limiting', () => {
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const before = await stockOf(engine)();
     await new Promise((resolve) => setTimeout(resolve, 1100));
-    const key = engine.createKey(['carts:write']);
+    const key = await engine.createKey(['carts:write']);
     const burst = await Promise.all(Array.from({ length: 8 }, () => engine.request<{ data: { id: string } }>('POST', '/carts', { key, body: { items: [ITEM] } })));
     const created = burst.filter((response) => response.status === 201);
     expect(burst.filter((response) => response.status === 429).length).toBeGreaterThanOrEqual(1);

@@ -34,7 +34,7 @@ describe('POST /api/v3/staff-sessions', () => {
     expect(Date.parse(data.expiresAt) - clock).toBe(12 * 3600 * 1000);
 
     // the kiosk sells by card; staff see its order and take cash
-    const kiosk = engine.createKey(['catalog:read', 'carts:write', 'orders:checkout']);
+    const kiosk = await engine.createKey(['catalog:read', 'carts:write', 'orders:checkout']);
     const kioskCart = cartOf(await engine.request('POST', '/carts', { key: kiosk, body: { items: [concert(1)] } }), 201);
     const kioskOrder = orderOf(await checkout(engine, kioskCart.id, kioskCart.total, card(), { apiKey: kiosk }));
     const listed = await engine.request<OrdersPage>('GET', '/orders', { key: data.apiKey });

@@ -45,7 +45,7 @@ export async function runCrashDrill(options: DrillOptions): Promise<DrillReport>
   const [minKill, maxKill] = options.killAfterMs ?? [300, 2500];
   const dataDir = mkdtempSync(join(tmpdir(), 'kassa-drill-'));
   const upstream = await startTestEngine({ rateLimit: 0 });
-  const syncKey = upstream.createKey(SYNC_SCOPES);
+  const syncKey = await upstream.createKey(SYNC_SCOPES);
   const keyDb = openDatabase(dataDir);
   const key = createKeyRepo(keyDb).create('till', ['admin']).key;
   keyDb.close();

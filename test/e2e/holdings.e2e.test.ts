@@ -13,7 +13,7 @@ describe('places on this till', () => {
   it('shows per date what the till holds and the venue has left; staff give the places back', { timeout: 90_000 }, async () => {
     const hub = await startTestEngine();
     open.push(hub);
-    const key = hub.createKey(['catalog:read', 'carts:write', 'orders:write', 'orders:import']);
+    const key = await hub.createKey(['catalog:read', 'carts:write', 'orders:write', 'orders:import']);
     const ui = await startUi({ upstream: { url: hub.url, key, retryBaseMs: 50, pollMs: 50, pullIntervalMs: 3_600_000 } });
     open.push(ui);
     const page = await ui.open('boxOffice');

@@ -51,7 +51,7 @@ describe('sync in the box office', () => {
   it('lists an order the upstream refused in the conflict inbox until staff resolve it', { timeout: 60_000 }, async () => {
     const upstream = await startTestEngine();
     open.push(upstream);
-    const key = upstream.createKey(['catalog:read', 'carts:write', 'orders:write', 'orders:import']);
+    const key = await upstream.createKey(['catalog:read', 'carts:write', 'orders:write', 'orders:import']);
     const ui = await startUi({ upstream: { url: upstream.url, key, ...fast } });
     open.push(ui);
     const page = await ui.open('boxOffice');
@@ -112,7 +112,7 @@ describe('the sync backlog in the box office', () => {
     open.push(hub);
     const proxy = await startFaultProxy({ target: hub.url, seed: 30, down: true });
     open.push(proxy);
-    const key = hub.createKey(['catalog:read', 'carts:write', 'orders:write', 'orders:import']);
+    const key = await hub.createKey(['catalog:read', 'carts:write', 'orders:write', 'orders:import']);
     let shift = 0;
     const ui = await startUi({ now: () => Date.now() + shift, offlineSales: true, upstream: { url: proxy.url, key, ...fast } });
     open.push(ui);

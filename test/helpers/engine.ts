@@ -5,8 +5,11 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { isScope } from '../../engine/domain/scopes';
 import { startEngine, type EngineOptions } from '../../engine/start';
-import { openDatabase } from '../../engine/store/db';
-import { createKeyRepo, type KeyOptions } from '../../engine/store/key-repo';
+import { loadMasterKey } from '../../engine/store/channel-repo';
+import type { KeyOptions } from '../../engine/store/key-repo';
+import { openStore } from '../../engine/store/open';
+import type { Repos } from '../../engine/store/port';
+import { createTestDatabase } from './postgres';
 import { hashPin } from '../../engine/staff/pin';
 
 /** The owner the standard test keys share (one till's keys, split by scope). */
@@ -50,7 +53,7 @@ export interface TestEngine {
   logs: () => string;
   request<T = unknown>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
   /** creates another key in this engine's database: its own owner, unless `options.owner` names one (TEST_OWNER: the till's) */
-  createKey(scopes: string[], options?: KeyOptions): string;
+  createKey(scopes: string[], options?: KeyOptions): Promise<string>;
   /** stops the engine (its data stays), as a crash or an update would */
   stop(): Promise<void>;
   /** starts it again on the same data folder and port — a new UI key, the old one revoked */
@@ -60,19 +63,18 @@ export interface TestEngine {
 
 export async function startTestEngine(options: Partial<EngineOptions> = {}): Promise<TestEngine> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'kassa-test-'));
-  const db = openDatabase(dataDir);
-  const repo = createKeyRepo(db);
+  // KASSA_TEST_DATABASE=postgres: every engine on a fresh PostgreSQL database of the run's throwaway cluster
+  const database = options.database ?? (process.env.KASSA_TEST_DATABASE === 'postgres' ? await createTestDatabase({ migrated: true }) : undefined);
   // One till's keys, split by scope: they share an owner, so each sees the carts and orders of the others
   // (ownership tests make keys of their own with createKey).
   const till = { owner: TEST_OWNER };
-  const keys = {
-    admin: repo.create('admin', ['admin'], till).key,
-    carts: repo.create('carts', ['carts:write'], till).key,
-    catalogRead: repo.create('catalog-read', ['catalog:read'], till).key,
-    catalogWrite: repo.create('catalog-write', ['catalog:write'], till).key,
-    ordersRead: repo.create('orders-read', ['orders:read'], till).key,
-  };
-  db.close();
+  const keys = await withKeys(dataDir, database, async (repo) => ({
+    admin: (await repo.create('admin', ['admin'], till)).key,
+    carts: (await repo.create('carts', ['carts:write'], till)).key,
+    catalogRead: (await repo.create('catalog-read', ['catalog:read'], till)).key,
+    catalogWrite: (await repo.create('catalog-write', ['catalog:write'], till)).key,
+    ordersRead: (await repo.create('orders-read', ['orders:read'], till)).key,
+  }));
 
   const lines: string[] = [];
   const sink = new Writable({
@@ -82,7 +84,7 @@ export async function startTestEngine(options: Partial<EngineOptions> = {}): Pro
     },
   });
   const pin = { staffPinHash: testStaffPinHash() };
-  let engine: Awaited<ReturnType<typeof startEngine>> | undefined = await startEngine({ port: 0, rateLimit: 0, logger: pino({ level: 'info' }, sink), ...pin, ...options, dataDir });
+  let engine: Awaited<ReturnType<typeof startEngine>> | undefined = await startEngine({ port: 0, rateLimit: 0, logger: pino({ level: 'info' }, sink), ...pin, ...options, ...(database !== undefined && { database }), dataDir });
   const { url, port } = engine;
 
   return {
@@ -90,13 +92,8 @@ export async function startTestEngine(options: Partial<EngineOptions> = {}): Pro
     dataDir,
     keys,
     logs: () => lines.join(''),
-    createKey(scopes, keyOptions) {
-      const keyDb = openDatabase(dataDir);
-      try {
-        return createKeyRepo(keyDb).create('extra', scopes.filter(isScope), keyOptions).key;
-      } finally {
-        keyDb.close();
-      }
+    async createKey(scopes, keyOptions) {
+      return withKeys(dataDir, database, async (repo) => (await repo.create('extra', scopes.filter(isScope), keyOptions)).key);
     },
     async request<T>(method: string, path: string, request: RequestOptions = {}): Promise<ApiResponse<T>> {
       const headers: Record<string, string> = { ...request.headers };
@@ -115,7 +112,7 @@ export async function startTestEngine(options: Partial<EngineOptions> = {}): Pro
     },
     async start() {
       if (engine) return;
-      engine = await startEngine({ rateLimit: 0, logger: pino({ level: 'info' }, sink), ...pin, ...options, port, dataDir });
+      engine = await startEngine({ rateLimit: 0, logger: pino({ level: 'info' }, sink), ...pin, ...options, ...(database !== undefined && { database }), port, dataDir });
     },
     async close() {
       await engine?.close();
@@ -123,4 +120,14 @@ export async function startTestEngine(options: Partial<EngineOptions> = {}): Pro
       if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The keys of the engine's database (its store, opened beside the running engine and closed again). */
+async function withKeys<T>(dataDir: string, database: string | undefined, use: (keys: Repos['keys']) => Promise<T>): Promise<T> {
+  const store = await openStore(database, { dataDir, masterKey: loadMasterKey(dataDir), groupCommit: false });
+  try {
+    return await use(store.repos.keys);
+  } finally {
+    await store.close();
+  }
 }

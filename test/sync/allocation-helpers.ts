@@ -31,7 +31,7 @@ export async function startHub(sizes: { floor: number; seats: number }, options:
 }
 
 export async function startTerminal(hub: TestEngine, catalogPath: string, seed: number, options: Partial<EngineOptions> = {}): Promise<Terminal> {
-  const key = hub.createKey(SYNC_SCOPES);
+  const key = await hub.createKey(SYNC_SCOPES);
   const proxy = await startFaultProxy({ target: hub.url, seed });
   const engine = await startTestEngine({ catalogFile: catalogPath, demo: false, upstream: { url: proxy.url, key, pullIntervalMs: 60_000, ...FAST }, ...options });
   return {

@@ -34,7 +34,7 @@ describe('three terminals and a web shop race for the last places', () => {
       terminals.push(terminal);
     }
     // a seeded PRNG per racer (mulberry32, as the fault proxy's), so a run can be replayed
-    const webKey = hub.createKey(['carts:write', 'orders:write', 'catalog:read']);
+    const webKey = await hub.createKey(['carts:write', 'orders:write', 'catalog:read']);
     const local = terminals.map((): Order[] => []);
     const web: Order[] = [];
     const seatsTaken = new Set<string>();

@@ -26,7 +26,7 @@ async function hubAndTerminal() {
   cleanup.push(remove, () => hub.close());
   const dataDir = mkdtempSync(join(tmpdir(), 'kassa-alloc-stop-'));
   cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const key = hub.createKey(SYNC_SCOPES);
+  const key = await hub.createKey(SYNC_SCOPES);
   const till: ServeProcess = await startServe(['--data', dataDir, '--no-demo', '--catalog', catalogPath, '--log-level', 'warn', '--upstream', hub.url], undefined, { KASSA_UPSTREAM_KEY: key });
   cleanup.push(() => kill(till, 'SIGKILL'));
   const allocated = () => hubStock(hub.dataDir).find((row) => row.id === ALLOC.floor.inventoryItemId)?.allocated ?? -1;

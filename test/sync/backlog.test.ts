@@ -91,7 +91,7 @@ describe('a healthy hub', () => {
     // measured, straight to the hub on loopback (no proxy between them).
     const local = await sellDirect(dataDir, 2000, { occurrenceId: FEST.occurrenceId, inventoryItemId: FEST.field.inventoryItemId, priceOptionId: FEST.field.adult }, syncCatalog());
     const started = Date.now();
-    const kiosk = await startTestEngine({ dataDir, demo: false, upstream: { url: hub.url, key: hub.createKey(SYNC_SCOPES), ...DEFAULTS, pullIntervalMs: 60_000 } });
+    const kiosk = await startTestEngine({ dataDir, demo: false, upstream: { url: hub.url, key: await hub.createKey(SYNC_SCOPES), ...DEFAULTS, pullIntervalMs: 60_000 } });
     cleanups.push(async () => {
       await kiosk.close();
       await hub.close();

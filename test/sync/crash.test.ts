@@ -66,7 +66,7 @@ describe.each(UPSTREAMS)('the kiosk killed while it syncs to a $kind', ({ kind }
     // Delivery under crashes, not allocations: the hub grants none and the kiosk sells offline (--offline-sales).
     const upstream: TestEngine = await startTestEngine({ catalogFile: catalog.path, demo: false, allocations: false, capabilities: kind === 'hub' ? { importBatch: 5 } : false });
     cleanups.push(() => upstream.close());
-    const syncKey = upstream.createKey(SYNC_SCOPES);
+    const syncKey = await upstream.createKey(SYNC_SCOPES);
     const proxy: FaultProxy = await startFaultProxy({ target: upstream.url, seed: SEED, down: true });
     cleanups.push(() => proxy.close());
 

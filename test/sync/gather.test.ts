@@ -94,7 +94,7 @@ async function hubAndTerminal(seed: number, logger?: pino.Logger): Promise<{ hub
   cleanups.push(remove, () => hub.close());
   const proxy = await startFaultProxy({ target: hub.url, seed });
   cleanups.push(() => proxy.close());
-  const terminal = await startTestEngine({ catalogFile: catalogPath, demo: false, allocation: 100, upstream: { url: proxy.url, key: hub.createKey(SYNC_SCOPES), ...DEFAULTS }, ...(logger && { logger }) });
+  const terminal = await startTestEngine({ catalogFile: catalogPath, demo: false, allocation: 100, upstream: { url: proxy.url, key: await hub.createKey(SYNC_SCOPES), ...DEFAULTS }, ...(logger && { logger }) });
   cleanups.push(() => terminal.close());
   // The places in hand: no sale of these tests asks the hub for places within its request.
   await waitForSellable(terminal, ALLOC.floor.inventoryItemId, (n) => n >= 100, 15_000);

@@ -123,7 +123,7 @@ export async function startPair(options: PairOptions): Promise<SyncPair> {
   // So the hub grants no allocations here and the kiosk sells offline (contract §10, --offline-sales); the
   // allocation tests (allocation-*.test.ts) run terminals that sell only what a hub granted them.
   const upstream = await startTestEngine({ catalogFile: file.path, demo: false, allocations: false, ...(options.kind === 'v3' && { capabilities: false }), ...options.upstream });
-  const syncKey = upstream.createKey(SYNC_SCOPES);
+  const syncKey = await upstream.createKey(SYNC_SCOPES);
   const proxy = await startFaultProxy({ target: upstream.url, ...options.proxy });
   const kiosk = await startTestEngine({
     catalogFile: file.path,

@@ -20,7 +20,7 @@ describe('a reference another key claimed at the hub first', () => {
     const sold = await sell(kiosk, 2);
 
     // another terminal's key claims this order's reference before the kiosk gets through
-    const other = upstream.createKey(SYNC_SCOPES);
+    const other = await upstream.createKey(SYNC_SCOPES);
     const claim = await upstream.request<{ data: { results: { status: number; order?: { id: string } }[] } }>('POST', '/orders/import', {
       key: other,
       body: {

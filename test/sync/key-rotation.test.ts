@@ -76,7 +76,7 @@ it('an import on its way when the key was replaced: the new key sending the same
   const hub = await startTestEngine({ catalogFile: file.path, demo: false, allocations: false });
   closers.push(() => hub.close());
   const created = await keysCli('create', '--data', hub.dataDir, '--name', 'till-2', '--scopes', SYNC_SCOPES.join(','), '--owner', 'till-2');
-  const other = hub.createKey(SYNC_SCOPES);
+  const other = await hub.createKey(SYNC_SCOPES);
   const reference = `ord_${crypto.randomUUID()}`;
   const body = { orders: [{ idempotencyKey: crypto.randomUUID(), reference, items: [FIELD_ADULT], expectedTotal: { amount: FEST.prices.adult, currency: 'EUR' } }] };
   const send = (key: string) => hub.request<{ data: { results: { status: number; replayed?: boolean; order?: Order; error?: { code: string } }[] } }>('POST', '/orders/import', { key, body });
@@ -115,11 +115,11 @@ it("a replaced key keeps the terminal's allocations at the hub", { timeout: 60_0
 it("a key replaced the wrong way (a new key made by keys create): the till's cancel lands in its inbox saying what happened and what to do", { timeout: 60_000 }, async () => {
   const { hub, till } = await hubAndTill();
 
-  let terminal = await till(hub.createKey(SYNC_SCOPES));
+  let terminal = await till(await hub.createKey(SYNC_SCOPES));
   const sale: Order = await sell(terminal, 1);
   await waitForSynced(terminal, 15_000);
   await terminal.close();
-  terminal = await till(hub.createKey(SYNC_SCOPES));
+  terminal = await till(await hub.createKey(SYNC_SCOPES));
   closers.push(() => terminal.close());
   expect((await terminal.request('POST', `/orders/${sale.id}/cancel`)).status).toBe(200);
 

@@ -95,7 +95,7 @@ describe('a plain v3 upstream refuses an order sold offline for stock', () => {
     cleanup.push(file.remove);
     const upstream: TestEngine = await startTestEngine({ catalogFile: file.path, demo: false, allocations: false, capabilities: false });
     cleanup.push(() => upstream.close());
-    const kiosk = await startTestEngine({ catalogFile: file.path, demo: false, offlineSales: true, upstream: { url: upstream.url, key: upstream.createKey(SYNC_SCOPES), ...DEFAULTS } });
+    const kiosk = await startTestEngine({ catalogFile: file.path, demo: false, offlineSales: true, upstream: { url: upstream.url, key: await upstream.createKey(SYNC_SCOPES), ...DEFAULTS } });
     cleanup.push(() => kiosk.close());
     await waitForStatus(kiosk, (status) => status.upstreamKind === 'v3' && status.online === true, 15_000, 'the kiosk to know its plain v3 upstream');
     const desk = await upstream.request<{ data: Cart }>('POST', '/carts', { body: { items: [VIP] } });

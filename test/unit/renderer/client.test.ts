@@ -485,7 +485,7 @@ describe('client against a real engine', () => {
   });
 
   it('a revoked key (engine restarted): one refetch of the configuration, the same request again with the new key, then the answer', async () => {
-    const revoked = engine.createKey(['catalog:read']);
+    const revoked = await engine.createKey(['catalog:read']);
     const keys: string[] = [];
     const counting: typeof fetch = (input, init) => {
       keys.push(new Headers(init?.headers).get('x-svc-api-key') ?? '');
