@@ -58,6 +58,8 @@ const EXPECTED_BY_CODE: Readonly<Record<string, Recovery>> = {
   // ownership and staff sign-in (issue #22): a terminal's sync sees the first, the sign-in screen the second
   IMPORT_REFERENCE_TAKEN: 'refresh',
   INVALID_STAFF_PIN: 'sign-in',
+  // storage (issue #23): the hub's PostgreSQL restarting
+  DATABASE_UNAVAILABLE: 'retry-later',
 };
 
 /** Codes the UI handles specifically, whatever type they arrive with (errors.ts BY_CODE). */
