@@ -30,13 +30,13 @@ export default tseslint.config(
   },
   {
     files: ['engine/**'],
-    ignores: ['engine/http/**', 'engine/start.ts', 'engine/domain/**'],
+    ignores: ['engine/http/**', 'engine/legacy-v1/**', 'engine/start.ts', 'engine/domain/**'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [uiBoundary, httpLayer] }],
     },
   },
   {
-    files: ['engine/http/**', 'engine/start.ts'],
+    files: ['engine/http/**', 'engine/legacy-v1/**', 'engine/start.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [uiBoundary] }],
     },

@@ -1,8 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { EngineError, type ErrorCode } from '../domain/errors';
 import { messageFor, pickLanguage } from './i18n';
-import { isLegacyPath } from './v1/deprecation';
-import { sendV1Error } from './v1/errors';
+import { isLegacyPath } from '../legacy-v1/http/deprecation';
+import { sendV1Error } from '../legacy-v1/http/errors';
 
 /**
  * Every failure leaves in the envelope of spec §7.1, framework failures included. Expected failures are

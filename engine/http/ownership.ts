@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { EngineContext } from '../use-cases/context';
-import { checkCartAccess, checkOrderAccess } from '../use-cases/ownership';
+import type { EngineContext } from '../shared/context';
+import { checkCartAccess, checkOrderAccess } from '../shared/ownership';
 
 /**
  * Every route with a `cartId` or `orderId` in its path (carts, their items and vouchers, orders, cancel, print,

@@ -1,5 +1,5 @@
 import type ReceiptPrinterEncoder from '@point-of-sale/receipt-printer-encoder';
-import { slices } from '../use-cases/time-slices';
+import { slices } from '../shared/time-slices';
 import type { PrintDocument, ReceiptSlip, TicketSlip } from './document';
 
 /**

@@ -1,5 +1,5 @@
 import type QRCodes from 'qrcode';
-import { slices } from '../use-cases/time-slices';
+import { slices } from '../shared/time-slices';
 import type { TicketSlip } from './document';
 
 /**

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AddExtrasBody, Cart, CartItemParams, CartParams, ChangeQuantityBody } from '../../contract/cart';
 import { replies } from '../../contract/common';
-import { addExtras } from '../../use-cases/add-extras';
-import { changeExtra } from '../../use-cases/change-extra';
-import type { EngineContext } from '../../use-cases/context';
-import { removeExtra } from '../../use-cases/remove-extra';
-import { localizeCart } from '../../use-cases/localize';
+import { addExtras } from '../../carts/add-extras';
+import { changeExtra } from '../../carts/change-extra';
+import type { EngineContext } from '../../shared/context';
+import { removeExtra } from '../../carts/remove-extra';
+import { localizeCart } from '../../shared/localize';
 import { pickLanguage } from '../i18n';
 
 const config = { scope: 'carts:write' } as const;

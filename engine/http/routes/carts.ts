@@ -2,12 +2,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Cart, CartParams, CreateCartBody, SwitchCurrencyBody } from '../../contract/cart';
 import { CurrencyQuery, ErrorBody, replies } from '../../contract/common';
 import type { Allocator } from '../../sync/allocator';
-import type { EngineContext } from '../../use-cases/context';
-import { createCart } from '../../use-cases/create-cart';
-import { deleteCart } from '../../use-cases/delete-cart';
-import { readCart } from '../../use-cases/read-cart';
-import { switchCurrency } from '../../use-cases/switch-currency';
-import { localizeCart } from '../../use-cases/localize';
+import type { EngineContext } from '../../shared/context';
+import { createCart } from '../../carts/create-cart';
+import { deleteCart } from '../../carts/delete-cart';
+import { readCart } from '../../carts/read-cart';
+import { switchCurrency } from '../../carts/switch-currency';
+import { localizeCart } from '../../shared/localize';
 import { pickLanguage } from '../i18n';
 
 const config = { scope: 'carts:write' } as const;

@@ -1,15 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { cancelOrder, readOrder } from '../../use-cases/cancel-order';
-import type { EngineContext } from '../../use-cases/context';
-import { listOrders } from '../../use-cases/list-orders';
-import { placeOrder } from '../../use-cases/place-order';
+import { cancelOrder, readOrder } from '../../checkout/cancel-order';
+import type { EngineContext } from '../../shared/context';
+import { listOrders } from '../../orders/list-orders';
+import { placeOrder } from '../../checkout/place-order';
 import { sendError } from '../error-handler';
 import { pickLanguage } from '../i18n';
 import { ErrorBody, replies } from '../../contract/common';
 import { Order, OrderParams, OrdersPage, OrdersQuery, PlaceOrderBody } from '../../contract/order';
-import { localizeOrder, localizeOrders } from '../../use-cases/localize';
-import { listedOwner } from '../../use-cases/ownership';
+import { localizeOrder, localizeOrders } from '../../shared/localize';
+import { listedOwner } from '../../shared/ownership';
 import { callerOf } from '../auth';
 
 const tags = ['orders'];

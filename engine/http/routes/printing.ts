@@ -6,12 +6,12 @@ import { OrderParams } from '../../contract/order';
 import { PrintBody, PrintJob, PrintJobParams, PrintJobsQuery, Printer, TicketsPdfQuery } from '../../contract/printing';
 import { ticketSlips } from '../../printing/document';
 import { ticketsPdf } from '../../printing/pdf';
-import { readOrder } from '../../use-cases/cancel-order';
-import type { EngineContext } from '../../use-cases/context';
-import { listPrintJobs, printOrder, readPrintJob, type Printing } from '../../use-cases/print-order';
+import { readOrder } from '../../checkout/cancel-order';
+import type { EngineContext } from '../../shared/context';
+import { listPrintJobs, printOrder, readPrintJob, type Printing } from '../../printing/print-order';
 import { pickLanguage } from '../i18n';
-import { localizeOrder } from '../../use-cases/localize';
-import { seesOrderOf } from '../../use-cases/ownership';
+import { localizeOrder } from '../../shared/localize';
+import { seesOrderOf } from '../../shared/ownership';
 
 const tags = ['printing'];
 // the kiosk's orders:checkout prints and reads its own orders (http/ownership.ts hides other keys' orders)

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApplyVoucherBody, Cart, CartParams, CartVoucherParams } from '../../contract/cart';
 import { replies } from '../../contract/common';
-import type { EngineContext } from '../../use-cases/context';
-import { applyVoucher, removeVoucher } from '../../use-cases/vouchers';
-import { localizeCart } from '../../use-cases/localize';
+import type { EngineContext } from '../../shared/context';
+import { applyVoucher, removeVoucher } from '../../carts/vouchers';
+import { localizeCart } from '../../shared/localize';
 import { pickLanguage } from '../i18n';
 
 const config = { scope: 'carts:write' } as const;

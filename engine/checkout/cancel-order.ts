@@ -1,0 +1,47 @@
+import { EngineError } from '../domain/errors';
+import { refundNeedsProvider } from '../domain/payment-attempt';
+import type { Order, PaymentView } from '../contract/order';
+import type { EngineContext } from '../shared/context';
+import { orderViews } from '../orders/order-view';
+import { confirmRefund, refundAttempt } from './refund-payment';
+
+/**
+ * POST /orders/{id}/cancel (contract §4): the seats go back on sale, voucher redemptions are given back,
+ * gift cards are voided and the payment is refunded. Cancelling a cancelled order changes nothing.
+ *
+ * A card payment reads `refunding` until the provider confirms the refund; the answer comes after one
+ * try (within the provider deadline), and when the provider has not confirmed by then the sweeper asks
+ * again until it does. Cash, external and zero payments are refunded at once.
+ */
+export async function cancelOrder(ctx: EngineContext, orderId: string): Promise<Order> {
+  const now = ctx.now();
+  const { refund } = await ctx.store.transaction(async (tx) => {
+    await tx.locks.order(orderId);
+    const order = await tx.orders.get(orderId);
+    if (!order) throw new EngineError('RESOURCE_NOT_FOUND', { param: 'orderId' });
+    const found = await tx.checkout.attemptForOrder(order.id);
+    if (found) await tx.locks.attempt(found.id);
+    const attempt = found && (await tx.checkout.attempt(found.id));
+    if (order.status === 'cancelled') return { refund: attempt?.state === 'refunding' ? attempt.id : undefined };
+    const paid = JSON.parse(order.payment) as PaymentView;
+    const viaProvider = attempt !== undefined && refundNeedsProvider(attempt.method);
+    const payment: PaymentView = viaProvider ? { ...paid, status: 'refunding' } : { ...paid, status: 'refunded', refundedAt: new Date(now).toISOString() };
+    await tx.orders.cancel(order, now, payment);
+    if (ctx.syncing) await tx.outbox.add('cancel', order.id, now);
+    if (!attempt) return { refund: undefined };
+    await tx.checkout.releaseVouchers(attempt.id);
+    await tx.checkout.move(attempt.id, { type: 'cancelled' });
+    if (!viaProvider) await confirmRefund(tx, attempt.id, now);
+    return { refund: viaProvider ? attempt.id : undefined };
+  });
+  if (refund !== undefined) await refundAttempt(ctx, refund);
+  return readOrder(ctx, orderId);
+}
+
+export async function readOrder(ctx: EngineContext, orderId: string): Promise<Order> {
+  const repos = ctx.store.repos;
+  const row = await repos.orders.get(orderId);
+  const [order] = row ? await orderViews(repos, [row]) : [];
+  if (!order) throw new EngineError('RESOURCE_NOT_FOUND', { param: 'orderId' });
+  return order;
+}
