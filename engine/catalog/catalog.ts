@@ -3,13 +3,13 @@ import { EngineError } from '../domain/errors';
 import { fromBase } from '../domain/pricing';
 import type { CatalogDocument, EventView, InventoryView, LocationView } from '../contract/catalog';
 import { nameIn, type NameLanguage } from '../domain/names';
-import { nameKey } from '../store/catalog-names';
+import { nameKey } from '../store/port-types';
 import type { Repos, Tx } from '../store/port';
 import type { EngineContext } from '../shared/context';
 import { sellableHere } from '../allocations/allocation-share';
 import { groupBy } from '../shared/group-by';
 import { locationOf, priceContextFor } from './price-context';
-import { extraReference, ticketReference } from '../legacy-v1/mapping-table';
+import { extraReference, ticketReference } from './references';
 
 /** The catalog: import (contract §2) and the read endpoints. */
 

@@ -1,5 +1,5 @@
 import type { CatalogDocument } from '../contract/catalog';
-import { nameKey } from '../store/catalog-names';
+import { nameKey } from '../store/port-types';
 import type { EngineContext } from '../shared/context';
 import { groupBy } from '../shared/group-by';
 

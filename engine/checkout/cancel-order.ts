@@ -2,7 +2,7 @@ import { EngineError } from '../domain/errors';
 import { refundNeedsProvider } from '../domain/payment-attempt';
 import type { Order, PaymentView } from '../contract/order';
 import type { EngineContext } from '../shared/context';
-import { orderViews } from '../orders/order-view';
+import { readOrder } from '../orders/read-order';
 import { confirmRefund, refundAttempt } from './refund-payment';
 
 /**
@@ -36,12 +36,4 @@ export async function cancelOrder(ctx: EngineContext, orderId: string): Promise<
   });
   if (refund !== undefined) await refundAttempt(ctx, refund);
   return readOrder(ctx, orderId);
-}
-
-export async function readOrder(ctx: EngineContext, orderId: string): Promise<Order> {
-  const repos = ctx.store.repos;
-  const row = await repos.orders.get(orderId);
-  const [order] = row ? await orderViews(repos, [row]) : [];
-  if (!order) throw new EngineError('RESOURCE_NOT_FOUND', { param: 'orderId' });
-  return order;
 }

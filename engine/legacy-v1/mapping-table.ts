@@ -1,6 +1,7 @@
 import { scaleOf } from '../domain/currencies';
 import type { MoneyBody } from '../contract/common';
 import type { V1Money } from './contract';
+import { EXTRA_PREFIX } from '../catalog/references';
 
 /**
  * The mapping of spec §9.1 (flow) and §9.2 (fields), written once. The two direction modules
@@ -51,7 +52,7 @@ export function renderMappingTables(): string {
 
 // --- converters: every field of FIELD_MAPPING that changes shape -----------------------------------
 
-export const EXTRA_PREFIX = 'extra:';
+export { EXTRA_PREFIX, extraReference, ticketReference } from '../catalog/references';
 
 export function toV1Money(money: MoneyBody): V1Money {
   return { value: money.amount, currency: money.currency, decimalPlaces: scaleOf(money.currency) };
@@ -60,9 +61,6 @@ export function toV1Money(money: MoneyBody): V1Money {
 export function toV3Money(money: V1Money): MoneyBody {
   return { amount: money.value, currency: money.currency };
 }
-
-export const ticketReference = (inventoryItemId: string, priceOptionId: string): string => `${inventoryItemId}:${priceOptionId}`;
-export const extraReference = (extraId: string): string => `${EXTRA_PREFIX}${extraId}`;
 
 export type ParsedReference =
   | { readonly kind: 'extra'; readonly extraId: string }

@@ -1,7 +1,7 @@
 import type { Log } from '../log';
 import type { Printer } from '../contract/printing';
 import type { PrintJobRow } from '../store/print-job-repo';
-import { readOrder } from '../checkout/cancel-order';
+import { readOrder } from '../orders/read-order';
 import type { EngineContext } from '../shared/context';
 import { backoffDelay, DEFAULT_BACKOFF, type Backoff } from './backoff';
 import { printDocument } from './document';

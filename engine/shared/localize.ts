@@ -2,7 +2,8 @@ import type { Cart } from '../contract/cart';
 import type { Order } from '../contract/order';
 import { composeLineName } from '../domain/cart-rules';
 import { defaultName, type NameLanguage } from '../domain/names';
-import { nameKey, type NameTable, type PlaceRow } from '../store/catalog-names';
+import type { NameTable, PlaceRow } from '../store/catalog-names';
+import { nameKey } from '../store/port-types';
 import type { EngineContext } from './context';
 
 /**

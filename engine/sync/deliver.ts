@@ -1,7 +1,7 @@
 import type { Cart } from '../contract/cart';
 import type { Order } from '../contract/order';
 import type { OutboxRow } from '../store/outbox-repo';
-import { readOrder } from '../checkout/cancel-order';
+import { readOrder } from '../orders/read-order';
 import type { EngineContext } from '../shared/context';
 import type { Channel } from './channel';
 import { isStockRefusal, learnHold, mayHaveMadeCart, releaseEarlierCarts, unknownCartLapsesAt } from './earlier-carts';

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { cancelOrder, readOrder } from '../../checkout/cancel-order';
+import { cancelOrder } from '../../checkout/cancel-order';
+import { readOrder } from '../../orders/read-order';
 import type { EngineContext } from '../../shared/context';
 import { listOrders } from '../../orders/list-orders';
 import { placeOrder } from '../../checkout/place-order';

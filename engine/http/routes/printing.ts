@@ -6,7 +6,7 @@ import { OrderParams } from '../../contract/order';
 import { PrintBody, PrintJob, PrintJobParams, PrintJobsQuery, Printer, TicketsPdfQuery } from '../../contract/printing';
 import { ticketSlips } from '../../printing/document';
 import { ticketsPdf } from '../../printing/pdf';
-import { readOrder } from '../../checkout/cancel-order';
+import { readOrder } from '../../orders/read-order';
 import type { EngineContext } from '../../shared/context';
 import { listPrintJobs, printOrder, readPrintJob, type Printing } from '../../printing/print-order';
 import { pickLanguage } from '../i18n';

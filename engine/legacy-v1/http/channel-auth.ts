@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { EngineError, type ErrorCode } from '../../domain/errors';
 import type { Scope } from '../../domain/scopes';
-import { MASTER_KEY_FILE } from '../../store/channel-repo';
+import { MASTER_KEY_FILE } from '../../store/port-types';
 import type { Repos } from '../../store/port';
 
 /**
