@@ -8,6 +8,7 @@ import { installAuth } from './auth';
 import { installOwnership } from './ownership';
 import { errorBody, installErrorHandling, sendError } from './error-handler';
 import { installGuard } from './guard';
+import { installRequestLanguage } from './language';
 import { trackHandlers, type InFlight } from './in-flight';
 import { clientErrorHandler } from './client-errors';
 import { requestSerializer } from './log-redaction';
@@ -113,6 +114,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // before the first route: the hook sees only routes added after it
   if (options.inFlight) trackHandlers(app, options.inFlight);
+  installRequestLanguage(app);
   installErrorHandling(app);
   // Bodies are JSON only: text/plain answers 415 like any other type instead of reaching validation as a string.
   app.removeContentTypeParser('text/plain');

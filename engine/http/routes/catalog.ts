@@ -8,7 +8,6 @@ import { occurrenceAvailabilityJson } from '../../catalog/availability';
 import { listEvents, listLocations, occurrenceInventory } from '../../catalog/catalog';
 import { importCatalogInSlices } from '../../catalog/import-catalog';
 import type { EngineContext } from '../../shared/context';
-import { pickLanguage } from '../i18n';
 import { exportCatalog, VOUCHER_READERS } from '../../catalog/export-catalog';
 import { grants } from '../../domain/scopes';
 import { inventoryJson } from '../../catalog/seat-map';
@@ -64,11 +63,11 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = 
   const named = { description: 'Names are answered in the Accept-Language (en, de, fr) where the catalog translates them.' };
 
   app.get('/locations', { config: read, schema: { tags, summary: 'List locations with their currencies and time zones', ...named, response: replies(200, Type.Array(LocationView)) } }, async (request) => ({
-    data: await listLocations(ctx, pickLanguage(request.headers['accept-language'])),
+    data: await listLocations(ctx, request.language),
   }));
 
   app.get('/events', { config: read, schema: { tags, summary: 'List events with their occurrences', ...named, response: replies(200, Type.Array(EventView)) } }, async (request) => ({
-    data: await listEvents(ctx, pickLanguage(request.headers['accept-language'])),
+    data: await listEvents(ctx, request.language),
   }));
 
   // Reply: the answer is JSON text (see below); the schema still documents it and types the rest.
@@ -90,7 +89,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = 
     async (request, reply) => {
       const serialize = reply.getSerializationFunction('200');
       if (!serialize) throw new Error('the inventory route has no serializer for 200');
-      const language = pickLanguage(request.headers['accept-language']);
+      const language = request.language;
       // A terminal of a hub shows what it can sell (its hand, and online what the venue has left): not a
       // column of its own database, so its (small, terminal-sized) seat maps take the plain view.
       if (ctx.syncing && ctx.terminal.sellsFromHoldings) {

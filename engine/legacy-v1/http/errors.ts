@@ -2,7 +2,8 @@ import type { FastifyReply } from 'fastify';
 import type { EngineError } from '../../domain/errors';
 import type { V1ErrorBody } from '../contract';
 import { v1Status } from '../answer-to-v1';
-import { messageFor, pickLanguage, type Language } from '../../http/i18n';
+import { messageFor, type Language } from '../../http/i18n';
+import { languageOf } from '../../http/language';
 import { DEPRECATION_HEADERS } from './deprecation';
 
 /**
@@ -10,7 +11,7 @@ import { DEPRECATION_HEADERS } from './deprecation';
  * deprecation headers are set here too, for errors the router answers before any hook runs (bad URLs).
  */
 export function sendV1Error(reply: FastifyReply, error: EngineError): FastifyReply {
-  const language = pickLanguage(reply.request.headers['accept-language']);
+  const language = languageOf(reply.request);
   const values = { ...error.details, ...(error.param !== undefined && { param: error.param }) };
   const status = v1Status(error.code);
   const message = error.code === 'INVALID_API_KEY' ? CHANNEL_REFUSED[language] : messageFor(error.code, language, values);
