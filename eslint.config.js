@@ -92,6 +92,18 @@ function engineLayers() {
     { files: ['engine/contract/**'], rules: restrict([uiBoundary, httpLayer, onlyLayers(1, ['domain'], 'engine/contract imports only engine/domain.')]) },
     { files: ['engine/store/*'], rules: restrict([uiBoundary, httpLayer, onlyLayers(1, ['domain', 'contract'], 'engine/store imports only engine/domain and engine/contract (and its own modules).')]) },
     { files: ['engine/store/postgres/**'], rules: restrict([uiBoundary, httpLayer, onlyLayers(2, ['domain', 'contract'], 'engine/store imports only engine/domain and engine/contract (and its own modules).')]) },
+    {
+      // One payment-lifecycle module (engine/checkout/payments/lifecycle.ts) calls the provider and writes an
+      // attempt's state; everything else asks it.
+      files: ['engine/**/*.ts'],
+      ignores: ['engine/checkout/payments/lifecycle.ts', 'engine/store/**'],
+      rules: {
+        'no-restricted-syntax': ['error',
+          { selector: "MemberExpression[property.name='payments'][object.name='ctx']", message: 'Only engine/checkout/payments/lifecycle.ts calls the payment provider.' },
+          { selector: "CallExpression > MemberExpression.callee[property.name=/^(move|insertAttempt)$/][object.property.name='checkout']", message: 'Only engine/checkout/payments/lifecycle.ts writes a payment attempt\'s state.' },
+        ],
+      },
+    },
     ...featureNames.map((name) => ({
       files: [`engine/${name}/**`],
       rules: restrict([uiBoundary, ...(name === 'legacy-v1' ? [] : [httpLayer]), adapters, storeValues, featurePatterns(/** @type {keyof typeof featureEdges} */ (name))]),

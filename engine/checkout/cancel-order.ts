@@ -1,9 +1,8 @@
 import { EngineError } from '../domain/errors';
-import { refundNeedsProvider } from '../domain/payment-attempt';
 import type { Order, PaymentView } from '../contract/order';
 import type { EngineContext } from '../shared/context';
 import { readOrder } from '../orders/read-order';
-import { confirmRefund, refundAttempt } from './refund-payment';
+import { cancelAttempt, cancelledPayment, refundAttempt } from './payments/lifecycle';
 
 /**
  * POST /orders/{id}/cancel (contract §4): the seats go back on sale, voucher redemptions are given back,
@@ -23,15 +22,11 @@ export async function cancelOrder(ctx: EngineContext, orderId: string): Promise<
     if (found) await tx.locks.attempt(found.id);
     const attempt = found && (await tx.checkout.attempt(found.id));
     if (order.status === 'cancelled') return { refund: attempt?.state === 'refunding' ? attempt.id : undefined };
-    const paid = JSON.parse(order.payment) as PaymentView;
-    const viaProvider = attempt !== undefined && refundNeedsProvider(attempt.method);
-    const payment: PaymentView = viaProvider ? { ...paid, status: 'refunding' } : { ...paid, status: 'refunded', refundedAt: new Date(now).toISOString() };
-    await tx.orders.cancel(order, now, payment);
+    await tx.orders.cancel(order, now, cancelledPayment(JSON.parse(order.payment) as PaymentView, attempt?.method, now));
     if (ctx.syncing) await tx.outbox.add('cancel', order.id, now);
     if (!attempt) return { refund: undefined };
     await tx.checkout.releaseVouchers(attempt.id);
-    await tx.checkout.move(attempt.id, { type: 'cancelled' });
-    if (!viaProvider) await confirmRefund(tx, attempt.id, now);
+    const { viaProvider } = await cancelAttempt(tx, attempt, now);
     return { refund: viaProvider ? attempt.id : undefined };
   });
   if (refund !== undefined) await refundAttempt(ctx, refund);

@@ -10,6 +10,7 @@ import { liveCart } from '../carts/cart-access';
 import { cartView } from '../carts/cart-view';
 import type { EngineContext } from '../shared/context';
 import type { Repos, Tx } from '../store/port';
+import { openAttempt } from './payments/lifecycle';
 
 /**
  * The first transaction of POST /orders, before any payment: the idempotency key's state, the cart, the
@@ -77,10 +78,10 @@ export async function beginCheckoutIn(ctx: EngineContext, tx: Tx, request: Check
     priced: JSON.stringify({ currency: view.currency, total: view.total, items: view.items, receiptLines: view.receiptLines }),
     createdAt: now,
   };
-  await tx.checkout.insertAttempt(attempt);
+  const opened = await openAttempt(tx, attempt);
   await reserveVouchers(tx, attempt.id, await tx.carts.voucherCodes(cart.id), now);
   await tx.checkout.beginKey(apiKeyId, idempotencyKey, cart.id, now);
-  return { kind: 'charge', attempt: { ...attempt, state: 'pending', outcome: null, orderId: null } };
+  return { kind: 'charge', attempt: opened };
 }
 
 /**

@@ -1,16 +1,15 @@
 import { EngineError } from '../domain/errors';
 import type { Cart } from '../contract/cart';
 import type { PrintLanguage } from '../contract/printing';
-import type { Order, PaymentView } from '../contract/order';
+import type { Order } from '../contract/order';
 import type { FailureOutcome } from '../domain/payment-attempt';
-import type { ChargeOutcome } from './payments/provider';
 import type { AttemptRow } from '../store/checkout-repo';
 import { cartView } from '../carts/cart-view';
-import type { StoredPayment } from './checkout-begin';
 import { redeemableCode, ticketCodes } from './codes';
 import type { EngineContext } from '../shared/context';
 import type { Tx } from '../store/port';
 import { orderViews } from '../orders/order-view';
+import { captureAttempt, capturedPayment, failAttempt, orphanAttempt, type SettleOutcome } from './payments/lifecycle';
 
 /**
  * The second transaction of POST /orders: what the provider said becomes the outcome. Approved: the cart
@@ -21,7 +20,6 @@ import { orderViews } from '../orders/order-view';
  * was charged (and never will be): the same as unavailable.
  */
 
-export type SettleOutcome = ChargeOutcome | { readonly status: 'not_charged' };
 
 export type Settlement =
   | { readonly order: Order; readonly refund?: undefined }
@@ -62,7 +60,7 @@ async function createOrder(ctx: EngineContext, tx: Tx, attempt: AttemptRow, now:
   const cart = await tx.carts.get(attempt.cartId);
   if (cart?.status !== 'held') {
     // Cannot happen while the cart is locked by the pending attempt; should it anyway, the money goes back.
-    await tx.checkout.move(attempt.id, { type: 'orphaned' });
+    await orphanAttempt(tx, attempt.id);
     await tx.checkout.releaseVouchers(attempt.id);
     await tx.checkout.forgetKey(attempt.apiKeyId, attempt.idempotencyKey);
     return { error: new EngineError('CART_EXPIRED'), refund: attempt.id };
@@ -84,11 +82,11 @@ async function createOrder(ctx: EngineContext, tx: Tx, attempt: AttemptRow, now:
     currency: view.currency,
     total: view.total.amount,
     lines: JSON.stringify({ items: view.items, receiptLines: view.receiptLines }),
-    payment: JSON.stringify(paymentView(attempt)),
+    payment: JSON.stringify(capturedPayment(attempt)),
     apiKeyId: attempt.apiKeyId,
   };
   await tx.orders.insert(row, tickets, giftCards);
-  await tx.checkout.move(attempt.id, { type: 'captured' }, orderId);
+  await captureAttempt(tx, attempt.id, orderId);
   if (language !== undefined) await tx.orderLanguages.remember(orderId, language);
   if (ctx.syncing) await tx.outbox.add('order', orderId, now);
   const [order] = await orderViews(tx, [{ ...row, status: 'confirmed', cancelledAt: null }]);
@@ -97,20 +95,8 @@ async function createOrder(ctx: EngineContext, tx: Tx, attempt: AttemptRow, now:
   return { order };
 }
 
-function paymentView(attempt: AttemptRow): PaymentView {
-  const request = JSON.parse(attempt.request) as StoredPayment;
-  const amount = { amount: attempt.amount, currency: attempt.currency };
-  if (attempt.method === 'card') {
-    return { method: 'card', status: 'captured', amount, reference: attempt.id, authenticated: request.authenticationResult !== undefined };
-  }
-  if (attempt.method === 'external') return { method: 'external', status: 'captured', amount, reference: request.reference ?? '' };
-  if (attempt.method === 'none') return { method: 'none', status: 'captured', amount };
-  const tendered = request.tendered ?? amount;
-  return { method: 'cash', status: 'captured', amount, tendered, change: { amount: tendered.amount - amount.amount, currency: amount.currency } };
-}
-
 async function fail(tx: Tx, attempt: AttemptRow, outcome: FailureOutcome, key: 'retire' | 'keep' | 'forget', error: EngineError): Promise<Settlement> {
-  await tx.checkout.move(attempt.id, { type: 'failed', outcome });
+  await failAttempt(tx, attempt.id, outcome);
   await tx.checkout.releaseVouchers(attempt.id);
   if (key === 'forget') await tx.checkout.forgetKey(attempt.apiKeyId, attempt.idempotencyKey);
   else await tx.checkout.finishKey(attempt.apiKeyId, attempt.idempotencyKey, key === 'retire' ? 'retired' : 'completed', error.status, storedError(error));

@@ -2,11 +2,10 @@ import { EngineError, type ErrorCode } from '../domain/errors';
 import type { Order, PlaceOrderBody } from '../contract/order';
 import type { PrintLanguage } from '../contract/printing';
 import { chargeNeedsProvider } from '../domain/payment-attempt';
-import type { AttemptRow } from '../store/checkout-repo';
-import { beginCheckout, type StoredPayment } from './checkout-begin';
-import { settleCheckout, type SettleOutcome } from './checkout-settle';
+import { beginCheckout } from './checkout-begin';
+import { settleCheckout } from './checkout-settle';
 import type { EngineContext } from '../shared/context';
-import { refundAttempt } from './refund-payment';
+import { chargeAttempt, refundAttempt } from './payments/lifecycle';
 
 /**
  * POST /orders (spec §4.7, §7.6; contract §5–7): transaction, provider call outside any transaction,
@@ -41,7 +40,7 @@ export async function placeOrder(
   try {
     // the attempt is on the disk before any provider hears of it: a charge is never made that a restart cannot find
     if (chargeNeedsProvider(start.attempt.method)) await ctx.whenDurable();
-    const outcome = await charge(ctx, start.attempt);
+    const outcome = await chargeAttempt(ctx, start.attempt);
     const settled = await settleCheckout(ctx, start.attempt, outcome, ctx.now(), language);
     if (settled.refund !== undefined) await refundAttempt(ctx, settled.refund);
     if ('error' in settled) throw settled.error;
@@ -49,43 +48,6 @@ export async function placeOrder(
   } finally {
     ctx.inFlight.delete(flight);
   }
-}
-
-/**
- * Asks the provider, within the provider deadline (ctx.payments is bounded). When the charge has no answer
- * in time (or it was lost), the attempt is settled by asking the provider what became of its reference —
- * approved, or not charged and never to be — never by guessing. When that question has no answer either,
- * the attempt stays pending and the key in progress: the answer is 502, a retry with the same key asks
- * again under the same reference, and so do the sweeper and a restart.
- */
-export async function charge(ctx: EngineContext, attempt: AttemptRow): Promise<SettleOutcome> {
-  // Cash was taken at the desk; an external payment where the order was first sold; a total of 0 needs none.
-  if (!chargeNeedsProvider(attempt.method)) return { status: 'approved' };
-  const payment = JSON.parse(attempt.request) as StoredPayment;
-  try {
-    return await ctx.payments.charge({
-      reference: attempt.id,
-      shopperReference: attempt.cartId,
-      amount: { amount: attempt.amount, currency: attempt.currency },
-      token: payment.token ?? '',
-      ...(payment.authenticationResult !== undefined && { authenticationResult: payment.authenticationResult }),
-    });
-  } catch (error) {
-    return await askProvider(ctx, attempt.id, error);
-  }
-}
-
-/** What the provider says of a reference whose charge went unanswered; throws 502 when it cannot say. */
-export async function askProvider(ctx: EngineContext, reference: string, cause?: unknown): Promise<SettleOutcome> {
-  let status: Awaited<ReturnType<EngineContext['payments']['status']>>;
-  try {
-    status = await ctx.payments.status(reference);
-  } catch (error) {
-    const reason = [cause, error].map((e) => (e instanceof Error ? e.message : 'no answer')).join('; ');
-    throw new EngineError('PAYMENT_PROVIDER_UNAVAILABLE', { details: { reason } });
-  }
-  // refunded: the money went back on the provider's side, so no order is made of it
-  return status === 'approved' ? { status: 'approved' } : { status: 'not_charged' };
 }
 
 function replay(status: number, body: unknown): PlaceOrderResult {

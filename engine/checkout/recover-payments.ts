@@ -1,9 +1,7 @@
-import { chargeNeedsProvider } from '../domain/payment-attempt';
 import type { AttemptRow } from '../store/checkout-repo';
 import { settleCheckout } from './checkout-settle';
 import type { EngineContext } from '../shared/context';
-import { askProvider } from './place-order';
-import { refundAttempt } from './refund-payment';
+import { chargeOutcome, refundAttempt } from './payments/lifecycle';
 
 /**
  * Run at start, and by the sweeper for attempts open longer than the provider deadline: settles what a
@@ -33,7 +31,7 @@ async function settleOne(ctx: EngineContext, attempt: AttemptRow, counts: { orde
     else counts.failed += 1;
     return;
   }
-  const outcome = chargeNeedsProvider(attempt.method) ? await askProvider(ctx, attempt.id) : { status: 'approved' as const };
+  const outcome = await chargeOutcome(ctx, attempt);
   const settled = await settleCheckout(ctx, attempt, outcome, ctx.now());
   if (settled.refund !== undefined) await refundAttempt(ctx, settled.refund);
   if ('order' in settled) counts.orders += 1;

@@ -6,7 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 /**
  * The engine's layer direction is a lint error (issue #23, eslint.config.js): small probe files are written into
  * the engine's folders for the length of this test, each with one import, and ESLint's API with the project's
- * own configuration says whether that import is refused. An import that runs up the layers (a feature reaching
+ * own configuration says whether that import is refused. Two more probes call the payment provider and move an
+ * attempt outside the payment-lifecycle module (engine/checkout/payments/lifecycle.ts), which is refused too. An import that runs up the layers (a feature reaching
  * for a storage adapter or for HTTP, the domain for the store, one feature for a feature it may not use) fails.
  */
 
@@ -41,6 +42,9 @@ const probes: readonly Probe[] = [
   { folder: 'engine/contract', source: "import { scaleOf } from '../domain/currencies';", refused: false },
   { folder: 'engine/store', source: "import { readCart } from '../carts/read-cart';", refused: true },
   { folder: 'engine/store/postgres', source: "import { placeOrder } from '../../checkout/place-order';", refused: true },
+  // one payment-lifecycle module calls the provider and writes an attempt's state
+  { folder: 'engine/checkout', source: "import type { EngineContext } from '../shared/context';\nexport const probe = (ctx: EngineContext) => ctx.payments.refund('pay_1');", refused: true },
+  { folder: 'engine/checkout', source: "import type { Tx } from '../store/port';\nexport const probe = (tx: Tx) => tx.checkout.move('pay_1', { type: 'cancelled' });", refused: true },
   // the composition roots open adapters
   { folder: 'engine/cli', source: "import { openDatabase } from '../store/db';", refused: false },
 ];
@@ -69,7 +73,7 @@ describe('the engine\'s layers (eslint.config.js)', () => {
     const results = await eslint.lintFiles(files);
     const refused = probes.map((_, index) => {
       const result = results.find((entry) => entry.filePath === files[index]);
-      return (result?.messages ?? []).some((message) => message.ruleId === 'no-restricted-imports' || message.ruleId === '@typescript-eslint/no-restricted-imports');
+      return (result?.messages ?? []).some((message) => ['no-restricted-imports', '@typescript-eslint/no-restricted-imports', 'no-restricted-syntax'].includes(message.ruleId ?? ''));
     });
     expect(refused.map((value, index) => `${probes[index]?.folder}: ${probes[index]?.source} → ${value ? 'refused' : 'allowed'}`))
       .toEqual(probes.map((probe) => `${probe.folder}: ${probe.source} → ${probe.refused ? 'refused' : 'allowed'}`));
