@@ -15,7 +15,7 @@ import { locationOf, priceContextFor } from './price-context';
  * once per (occurrence, catalog version, language, currency and rate) into text fragments; the numbers,
  * [available, held] per item, are kept beside them, and a request reads only those that changed since the
  * last (often none: one look at the stock counter), then stitches them between the fragments. The answer
- * is byte for byte what the response schema's serializer makes of occurrenceInventory (use-cases/catalog.ts),
+ * is byte for byte what the response schema's serializer makes of occurrenceInventory (catalog/catalog.ts),
  * which stays the single definition of the view and builds the fragments.
  */
 

@@ -27,7 +27,7 @@ import { applyVoucherIn } from '../carts/vouchers';
  *
  * One transaction per order, not per batch (issue #22): a batch of 100 orders of up to
  * LIMITS.maxTicketsPerOrder tickets each held the event loop — every till of the hub — for seconds. Now the
- * loop gets a turn between orders once a slice has taken its time (use-cases/time-slices.ts), so the longest
+ * loop gets a turn between orders once a slice has taken its time (shared/time-slices.ts), so the longest
  * pause is one order (~20–40 ms at the maximum). What that changes: an order is committed before the next one
  * starts, so when something unexpected stops a batch halfway (a 500, a crash) the orders before it exist; the
  * terminal sends the batch again, as it does for any lost answer, and those orders answer `replayed: true`

@@ -84,7 +84,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = 
         response: replies(200, InventoryView),
       },
     },
-    // The answer is stitched from prepared JSON (use-cases/seat-map.ts), byte for byte what the schema's
+    // The answer is stitched from prepared JSON (catalog/seat-map.ts), byte for byte what the schema's
     // serializer would make of it; a string with a JSON content type is sent as it is.
     async (request, reply) => {
       const serialize = reply.getSerializationFunction('200');
