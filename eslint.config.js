@@ -16,6 +16,101 @@ const httpLayer = {
 };
 const uiBoundary = { group: ['electron', 'react', 'react-dom', '**/renderer/**'], message: 'The engine knows nothing of the UI or Electron.' };
 
+// --- The engine's layers (issue #23) ----------------------------------------------------------------
+// domain ← contract ← store (port, then adapters) ← features ← http ← start.ts and cli/ (the composition roots).
+// Only the composition roots import an adapter; a feature takes the store's port and its row types.
+const adapters = {
+  group: ['better-sqlite3', 'pg', 'pg-*', '**/store/sqlite-store', '**/store/postgres', '**/store/postgres/*', '**/store/db', '**/store/open', '**/store/durability', '**/store/migrations/*'],
+  message: 'Only engine/start.ts and engine/cli/ (the composition roots) import a storage adapter: take the store port (engine/store/port) instead.',
+};
+const storeValues = {
+  // (an adapter's module is left to `adapters`, which refuses type imports too)
+  group: ['**/store/*', '!**/store/port', '!**/store/port-types', ...adapters.group.filter((name) => name.startsWith('**/store/')).map((name) => `!${name}`)],
+  allowTypeImports: true,
+  message: 'Above the store, import engine/store/port and engine/store/port-types; from the repositories\' modules only their row types (import type).',
+};
+/**
+ * The feature folders and the other features each may import (its use cases, to compose them). Every feature
+ * imports shared/, domain/, contract/ and the store port; nothing else is allowed until it is written here.
+ * - carts: a cart is priced against the catalog (catalog/price-context) and takes an allocation's share.
+ * - catalog: a channel's catalog shows its allocation's share (allocations/allocation-share).
+ * - checkout: begins from a cart (carts/cart-access, cart-view) and answers an order (orders/order-view).
+ * - printing: prints an order (orders/read-order).
+ * - sync: the hub's import replays a sale (carts, checkout), the worker pulls the catalog, delivers orders and
+ *   plans holdings (orders, catalog, allocations).
+ * - legacy-v1: the v1 facade calls the v3 cart use cases and reads the catalog's references; it is also an HTTP
+ *   plugin, so it may import engine/http and fastify.
+ * - shared: the engine context and helpers every feature uses; it names features' types only.
+ */
+const featureEdges = {
+  carts: ['catalog', 'allocations'],
+  catalog: ['allocations'],
+  allocations: [],
+  checkout: ['carts', 'orders'],
+  orders: [],
+  printing: ['orders'],
+  sync: ['carts', 'catalog', 'checkout', 'orders', 'allocations'],
+  'legacy-v1': ['carts', 'catalog'],
+  staff: [],
+  shared: [],
+};
+const featureNames = Object.keys(featureEdges);
+/** The patterns that keep one feature folder to its allowed edges. */
+function featurePatterns(/** @type {keyof typeof featureEdges} */ name) {
+  const others = featureNames.filter((other) => other !== name && other !== 'shared' && !featureEdges[name].includes(other));
+  return {
+    group: others.map((other) => `**/${other}/*`).concat(others.map((other) => `**/${other}/**/*`)),
+    ...(name === 'shared' && { allowTypeImports: true }),
+    message: `engine/${name}/ imports no other feature than ${featureEdges[name].join(', ') || 'none'} (the allowed edges are listed in eslint.config.js).`,
+  };
+}
+/** Relative imports that leave a folder `depth` levels below engine/ for anything but the named layers. */
+const onlyLayers = (/** @type {number} */ depth, /** @type {string[]} */ layers, /** @type {string} */ message) =>
+  ({ regex: `^${'\\.\\./'.repeat(depth)}${layers.length ? `(?!${layers.map((layer) => `${layer}/`).join('|')})` : ''}`, message });
+const restrict = (/** @type {object[]} */ patterns, /** @type {object[]} */ paths = []) => ({
+  'no-restricted-imports': 'off',
+  '@typescript-eslint/no-restricted-imports': ['error', { paths, patterns }],
+});
+
+/** The flat-config blocks of the layer rules, most general first (a later block replaces an earlier one's rule). */
+function engineLayers() {
+  return [
+    { files: ['engine/**'], rules: restrict([uiBoundary, httpLayer]) },
+    { files: ['engine/http/**', 'engine/start.ts'], rules: restrict([uiBoundary]) },
+    { files: ['engine/http/**'], rules: restrict([uiBoundary, adapters, storeValues]) },
+    {
+      files: ['engine/domain/**'],
+      rules: restrict([
+        nodeBuiltins, httpLayer, uiBoundary,
+        { group: ['better-sqlite3', 'pg', 'pino'], message: 'engine/domain depends on nothing outside itself.' },
+        onlyLayers(1, [], 'engine/domain depends on nothing outside itself.'),
+      ], [
+        { name: 'better-sqlite3', message: 'engine/domain is pure: storage lives in engine/store.' },
+        { name: 'fastify', message: 'engine/domain is pure: HTTP lives in engine/http.' },
+      ]),
+    },
+    { files: ['engine/contract/**'], rules: restrict([uiBoundary, httpLayer, onlyLayers(1, ['domain'], 'engine/contract imports only engine/domain.')]) },
+    { files: ['engine/store/*'], rules: restrict([uiBoundary, httpLayer, onlyLayers(1, ['domain', 'contract'], 'engine/store imports only engine/domain and engine/contract (and its own modules).')]) },
+    { files: ['engine/store/postgres/**'], rules: restrict([uiBoundary, httpLayer, onlyLayers(2, ['domain', 'contract'], 'engine/store imports only engine/domain and engine/contract (and its own modules).')]) },
+    {
+      // One payment-lifecycle module (engine/checkout/payments/lifecycle.ts) calls the provider and writes an
+      // attempt's state; everything else asks it.
+      files: ['engine/**/*.ts'],
+      ignores: ['engine/checkout/payments/lifecycle.ts', 'engine/store/**'],
+      rules: {
+        'no-restricted-syntax': ['error',
+          { selector: "MemberExpression[property.name='payments'][object.name='ctx']", message: 'Only engine/checkout/payments/lifecycle.ts calls the payment provider.' },
+          { selector: "CallExpression > MemberExpression.callee[property.name=/^(move|insertAttempt)$/][object.property.name='checkout']", message: 'Only engine/checkout/payments/lifecycle.ts writes a payment attempt\'s state.' },
+        ],
+      },
+    },
+    ...featureNames.map((name) => ({
+      files: [`engine/${name}/**`],
+      rules: restrict([uiBoundary, ...(name === 'legacy-v1' ? [] : [httpLayer]), adapters, storeValues, featurePatterns(/** @type {keyof typeof featureEdges} */ (name))]),
+    })),
+  ];
+}
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'out/', 'release/', 'data/', 'bench/results/', 'test-results/'] },
   js.configs.recommended,
@@ -28,36 +123,8 @@ export default tseslint.config(
       'no-empty': ['error', { allowEmptyCatch: false }],
     },
   },
-  {
-    files: ['engine/**'],
-    ignores: ['engine/http/**', 'engine/start.ts', 'engine/domain/**'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [uiBoundary, httpLayer] }],
-    },
-  },
-  {
-    files: ['engine/http/**', 'engine/start.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [uiBoundary] }],
-    },
-  },
-  {
-    files: ['engine/domain/**'],
-    rules: {
-      'no-restricted-imports': ['error', {
-        paths: [
-          { name: 'better-sqlite3', message: 'engine/domain is pure: storage lives in engine/store.' },
-          { name: 'fastify', message: 'engine/domain is pure: HTTP lives in engine/http.' },
-        ],
-        patterns: [
-          nodeBuiltins,
-          httpLayer,
-          uiBoundary,
-          { group: ['**/store/**', '**/http/**', '**/use-cases/**', '**/payments/**', '**/sync/**', '**/cli/**', 'better-sqlite3', 'pino'], message: 'engine/domain depends on nothing outside itself.' },
-        ],
-      }],
-    },
-  },
+  // The engine's layers (issue #23), as lint errors: see `engineLayers` above.
+  ...engineLayers(),
   {
     files: ['renderer/**'],
     plugins: { 'react-hooks': reactHooks },

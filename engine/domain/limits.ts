@@ -21,7 +21,7 @@ export const LIMITS = {
    * printed. A thousand covers what a box office sells as one order — a school's whole year, a company's block
    * of a few hundred seats, a club's coach trips — and keeps each synchronous step of one order short: its
    * checkout or import writes its tickets in one transaction (~20–40 ms at 1,000 on two cores), its view and
-   * translation take ~10 ms, and rendering it runs in slices (engine/use-cases/time-slices.ts). A larger group
+   * translation take ~10 ms, and rendering it runs in slices (engine/shared/time-slices.ts). A larger group
    * is sold as several orders. Gift cards are one per cart anyway; extras are not tickets.
    */
   maxTicketsPerOrder: 1_000,
@@ -29,7 +29,7 @@ export const LIMITS = {
   maxNameLength: 200,
   /**
    * a catalog document (PUT /catalog, --catalog): 16 MiB, some 250,000 seats. Imported all or nothing, in
-   * slices (use-cases/import-catalog.ts); the limit bounds the parsed document in memory (a few hundred MB at
+   * slices (catalog/import-catalog.ts); the limit bounds the parsed document in memory (a few hundred MB at
    * most) and the two pauses left, parsing and the schema check (a few hundred ms).
    */
   maxCatalogBytes: 16 * 1024 * 1024,

@@ -58,7 +58,7 @@ export interface PricedCart {
 
 /**
  * A cart amount past LIMITS.maxAmount in `currency`: the caller says which field of its request took it
- * there (engine/use-cases/cart-view.ts), a 400, never an internal error.
+ * there (engine/carts/cart-view.ts), a 400, never an internal error.
  */
 export class AmountOutOfRange extends Error {
   constructor(readonly currency: string) {

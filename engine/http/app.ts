@@ -3,11 +3,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { EngineError } from '../domain/errors';
 import type { Repos } from '../store/port';
-import type { EngineContext } from '../use-cases/context';
+import type { EngineContext } from '../shared/context';
 import { installAuth } from './auth';
 import { installOwnership } from './ownership';
 import { errorBody, installErrorHandling, sendError } from './error-handler';
 import { installGuard } from './guard';
+import { installRequestLanguage } from './language';
 import { trackHandlers, type InFlight } from './in-flight';
 import { clientErrorHandler } from './client-errors';
 import { requestSerializer } from './log-redaction';
@@ -25,15 +26,15 @@ import { hubRoutes } from './routes/hub';
 import { orderRoutes } from './routes/orders';
 import { orderSummaryRoutes } from './routes/order-summary';
 import { syncRoutes } from './routes/sync';
-import type { SyncSource } from '../use-cases/sync-status';
+import type { SyncSource } from '../sync/sync-status';
 import { pspRoutes } from './routes/psp';
-import type { Simulator } from '../payments/simulator';
+import type { Simulator } from '../checkout/payments/simulator';
 import { uiRoutes, type UiConfig } from './routes/ui';
 import { voucherRoutes } from './routes/vouchers';
-import { legacyRoutes } from './routes/legacy';
-import { basketRoutes } from './routes/v1/baskets';
-import { migrationGuideRoutes } from './routes/v1/migration-guide';
-import { installLegacyHeaders } from './v1/deprecation';
+import { legacyRoutes } from '../legacy-v1/routes/usage';
+import { basketRoutes } from '../legacy-v1/routes/baskets';
+import { migrationGuideRoutes } from '../legacy-v1/routes/migration-guide';
+import { installLegacyHeaders } from '../legacy-v1/http/deprecation';
 import { printingRoutes, type PrintingRoutesOptions } from './routes/printing';
 import { staffSessionRoutes } from './routes/staff-sessions';
 
@@ -113,6 +114,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // before the first route: the hook sees only routes added after it
   if (options.inFlight) trackHandlers(app, options.inFlight);
+  installRequestLanguage(app);
   installErrorHandling(app);
   // Bodies are JSON only: text/plain answers 415 like any other type instead of reaching validation as a string.
   app.removeContentTypeParser('text/plain');

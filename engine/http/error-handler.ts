@@ -1,8 +1,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { EngineError, type ErrorCode } from '../domain/errors';
-import { messageFor, pickLanguage } from './i18n';
-import { isLegacyPath } from './v1/deprecation';
-import { sendV1Error } from './v1/errors';
+import { messageFor } from './i18n';
+import { languageOf } from './language';
+import { isLegacyPath } from '../legacy-v1/http/deprecation';
+import { sendV1Error } from '../legacy-v1/http/errors';
 
 /**
  * Every failure leaves in the envelope of spec §7.1, framework failures included. Expected failures are
@@ -11,7 +12,7 @@ import { sendV1Error } from './v1/errors';
  */
 
 export function errorBody(error: EngineError, request: FastifyRequest) {
-  const language = pickLanguage(request.headers['accept-language']);
+  const language = languageOf(request);
   const values = { ...error.details, ...(error.param !== undefined && { param: error.param }) };
   return {
     error: {
@@ -28,7 +29,7 @@ export function sendError(reply: FastifyReply, error: EngineError): FastifyReply
   const retryAfter = error.details?.retryAfter;
   if (error.code === 'RATE_LIMIT_EXCEEDED' && typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter));
   if (isLegacyPath(reply.request.url)) return sendV1Error(reply, error);
-  return reply.code(error.status).header('content-language', pickLanguage(reply.request.headers['accept-language'])).send(errorBody(error, reply.request));
+  return reply.code(error.status).header('content-language', languageOf(reply.request)).send(errorBody(error, reply.request));
 }
 
 export function installErrorHandling(app: FastifyInstance): void {

@@ -2,8 +2,8 @@ import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import { ErrorBody } from '../contract/common';
 import { LIMITS } from '../domain/limits';
 import { API_KEY_HEADER } from './auth';
-import { CHANNEL_HEADER, CHECKSUM_HEADER } from './v1/channel-auth';
-import { MIGRATION_GUIDE_PATH, SUNSET_AT } from './v1/deprecation';
+import { CHANNEL_HEADER, CHECKSUM_HEADER } from '../legacy-v1/http/channel-auth';
+import { MIGRATION_GUIDE_PATH, SUNSET_AT } from '../legacy-v1/http/deprecation';
 
 const description = `The ticketing v3 cart interface served by the Kassa engine.
 

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { EngineContext } from '../use-cases/context';
-import { checkCartAccess, checkOrderAccess } from '../use-cases/ownership';
+import type { EngineContext } from '../shared/context';
+import { checkCartAccess, checkOrderAccess } from '../shared/ownership';
 
 /**
  * Every route with a `cartId` or `orderId` in its path (carts, their items and vouchers, orders, cancel, print,
  * the tickets PDF) is checked here, once, after auth and validation: another key's cart or order is not found
- * (use-cases/ownership.ts). Routes without a scope (the v1 facade, the PSP) have no caller and are not concerned.
+ * (shared/ownership.ts). Routes without a scope (the v1 facade, the PSP) have no caller and are not concerned.
  */
 export function installOwnership(app: FastifyInstance, ctx: EngineContext): void {
   app.addHook('preHandler', async (request) => {

@@ -1,5 +1,5 @@
 import type ReceiptPrinterEncoder from '@point-of-sale/receipt-printer-encoder';
-import { slices } from '../use-cases/time-slices';
+import { slices } from '../shared/time-slices';
 import type { PrintDocument, ReceiptSlip, TicketSlip } from './document';
 
 /**
@@ -23,7 +23,7 @@ const QR_SIZE: Record<EscPosPaper, number> = { '58mm': 5, '80mm': 6 };
  * 10–40 s of one synchronous call. So each slip is encoded on its own right after its cut — the encoder keeps its state (code
  * page, styles) from one `encode()` to the next, and after a cut nothing is pending, so the pieces put together
  * are the bytes one `encode()` of the whole document wrote (golden files pin them) — and the event loop gets a
- * turn whenever a slice has taken its time (use-cases/time-slices.ts).
+ * turn whenever a slice has taken its time (shared/time-slices.ts).
  */
 export async function encodeEscPos(document: PrintDocument, paper: EscPosPaper): Promise<Uint8Array> {
   const { default: Encoder } = await import('@point-of-sale/receipt-printer-encoder');

@@ -1,5 +1,5 @@
 import type QRCodes from 'qrcode';
-import { slices } from '../use-cases/time-slices';
+import { slices } from '../shared/time-slices';
 import type { PrintDocument, ReceiptSlip, TicketSlip } from './document';
 
 /**
@@ -12,7 +12,7 @@ const WIDTH_MM = { '58mm': 58, '80mm': 80, a4: 210 } as const;
 export async function renderHtml(document: PrintDocument, paper: keyof typeof WIDTH_MM): Promise<string> {
   // qrcode loads with the first page printed, not with the engine (see pdf.ts).
   const { default: QRCode } = await import('qrcode');
-  // one ticket's page at a time, in slices (use-cases/time-slices.ts): a thousand QR codes are seconds of work
+  // one ticket's page at a time, in slices (shared/time-slices.ts): a thousand QR codes are seconds of work
   const tickets: string[] = [];
   const clock = slices();
   for (const ticket of document.tickets) {

@@ -1,5 +1,5 @@
 import type QRCodes from 'qrcode';
-import { slices } from '../use-cases/time-slices';
+import { slices } from '../shared/time-slices';
 import type { TicketSlip } from './document';
 
 /**
@@ -8,7 +8,7 @@ import type { TicketSlip } from './document';
  * carries the same text as the printed one and its code as text and as a vector QR code.
  *
  * Drawn in slices (issue #22): a ticket's text and QR code take ~1–4 ms, so a thousand-ticket order is seconds
- * of work; the event loop gets a turn whenever a slice has taken its time (use-cases/time-slices.ts). pdfkit
+ * of work; the event loop gets a turn whenever a slice has taken its time (shared/time-slices.ts). pdfkit
  * writes each page out when the next one starts, so the pages drawn so far wait in memory as compressed
  * chunks, not as drawing commands.
  */

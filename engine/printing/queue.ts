@@ -1,15 +1,15 @@
 import type { Log } from '../log';
 import type { Printer } from '../contract/printing';
 import type { PrintJobRow } from '../store/print-job-repo';
-import { readOrder } from '../use-cases/cancel-order';
-import type { EngineContext } from '../use-cases/context';
+import { readOrder } from '../orders/read-order';
+import type { EngineContext } from '../shared/context';
 import { backoffDelay, DEFAULT_BACKOFF, type Backoff } from './backoff';
 import { printDocument } from './document';
 import { encodeEscPos } from './escpos';
 import { renderHtml } from './html';
 import type { PrinterSpec } from './printers';
 import { DEFAULT_TCP_TIMEOUTS, probeTcp, sendTcp, timeoutsForJob, type TcpTimeouts } from './tcp';
-import { localizeOrder } from '../use-cases/localize';
+import { localizeOrder } from '../shared/localize';
 
 type Delivery = { readonly ok: true } | { readonly ok: false; readonly sent: boolean; readonly retry: boolean; readonly reason: string };
 

@@ -6,3 +6,11 @@
 export type Async<T> = {
   readonly [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
 };
+
+/**
+ * The few plain values of the store that the layers above use (issue #23): the key of a translated name in a
+ * NameTable, and the name of the channel master key's file. Features import them from here, never from an
+ * adapter's module (eslint.config.js).
+ */
+export { nameKey } from './catalog-names';
+export { MASTER_KEY_FILE } from './channel-repo';

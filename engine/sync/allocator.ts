@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Log } from '../log';
 import type { AllocationChange, Allocations } from '../contract/allocation';
-import type { EngineContext } from '../use-cases/context';
+import type { EngineContext } from '../shared/context';
 import { backgroundChanges, giveBackChanges, onDemandChanges } from './holdings-plan';
 import type { CreateCartBody } from '../contract/cart';
 import { createUpstream, dataOf, errorOf } from './upstream';

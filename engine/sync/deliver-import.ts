@@ -1,8 +1,8 @@
 import type { ImportOrder, ImportResult } from '../contract/import';
 import type { OrderRow } from '../store/order-repo';
 import type { OutboxRow } from '../store/outbox-repo';
-import type { EngineContext } from '../use-cases/context';
-import type { OrderLines } from '../use-cases/order-view';
+import type { EngineContext } from '../shared/context';
+import type { OrderLines } from '../orders/order-view';
 import type { Channel } from './channel';
 import { refused, type Delivery } from './refusal';
 import { dataOf, errorOf } from './upstream';

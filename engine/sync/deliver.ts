@@ -1,8 +1,8 @@
 import type { Cart } from '../contract/cart';
 import type { Order } from '../contract/order';
 import type { OutboxRow } from '../store/outbox-repo';
-import { readOrder } from '../use-cases/cancel-order';
-import type { EngineContext } from '../use-cases/context';
+import { readOrder } from '../orders/read-order';
+import type { EngineContext } from '../shared/context';
 import type { Channel } from './channel';
 import { isStockRefusal, learnHold, mayHaveMadeCart, releaseEarlierCarts, unknownCartLapsesAt } from './earlier-carts';
 import { refused, type Delivery } from './refusal';

@@ -1,5 +1,5 @@
 import type { Cart } from '../contract/cart';
-import type { EngineContext } from '../use-cases/context';
+import type { EngineContext } from '../shared/context';
 import type { Repos } from '../store/port';
 import { errorOf, type UpstreamAnswer } from './upstream';
 

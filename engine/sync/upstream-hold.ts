@@ -1,7 +1,7 @@
 import type { Log } from '../log';
 import type { Cart, CreateCartBody } from '../contract/cart';
 import { EngineError, type ErrorCode } from '../domain/errors';
-import type { EngineContext } from '../use-cases/context';
+import type { EngineContext } from '../shared/context';
 import { isStockRefusal, learnHold, mayHaveMadeCart, releaseEarlierCarts } from './earlier-carts';
 import { dataOf, errorOf, type Upstream } from './upstream';
 

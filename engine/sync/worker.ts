@@ -1,7 +1,7 @@
 import type { Log } from '../log';
 import { IMPORT_BATCH_LIMIT } from '../contract/import';
 import type { OutboxRow } from '../store/outbox-repo';
-import type { EngineContext } from '../use-cases/context';
+import type { EngineContext } from '../shared/context';
 import { createChannel } from './channel';
 import { deliverEntry } from './deliver';
 import { deliverBatch } from './deliver-import';

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogDocument } from '../../engine/contract/catalog';
-import { createSimulator } from '../../engine/payments/simulator';
+import { createSimulator } from '../../engine/checkout/payments/simulator';
 import { openDatabase } from '../../engine/store/db';
 import { createSqliteStore } from '../../engine/store/sqlite-store';
-import { importCatalogInSlices } from '../../engine/use-cases/import-catalog';
-import { createContext } from '../../engine/use-cases/context';
+import { importCatalogInSlices } from '../../engine/catalog/import-catalog';
+import { createContext } from '../../engine/shared/context';
 import { startTestEngine, type TestEngine } from '../helpers/engine';
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checksumOf } from '../../engine/http/v1/channel-auth';
+import { checksumOf } from '../../engine/legacy-v1/http/channel-auth';
 import { available } from '../helpers/cart-assertions';
 import { startTestEngine, type TestEngine } from '../helpers/engine';
 import { basketOf, CONCERT, createChannel, extra, ticket, v1, v1ErrorOf, type Basket, type Channel, type V1Options } from '../helpers/v1';

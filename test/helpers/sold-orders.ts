@@ -1,13 +1,13 @@
 import type { CatalogDocument } from '../../engine/contract/catalog';
 import type { Order } from '../../engine/contract/order';
-import { createSimulator } from '../../engine/payments/simulator';
+import { createSimulator } from '../../engine/checkout/payments/simulator';
 import { openDatabase } from '../../engine/store/db';
 import { createSqliteStore } from '../../engine/store/sqlite-store';
-import { importCatalog } from '../../engine/use-cases/catalog';
-import { beginCheckoutIn } from '../../engine/use-cases/checkout-begin';
-import { settleCheckoutIn } from '../../engine/use-cases/checkout-settle';
-import { createContext } from '../../engine/use-cases/context';
-import { createCartIn } from '../../engine/use-cases/create-cart';
+import { importCatalog } from '../../engine/catalog/catalog';
+import { beginCheckoutIn } from '../../engine/checkout/checkout-begin';
+import { settleCheckoutIn } from '../../engine/checkout/checkout-settle';
+import { createContext } from '../../engine/shared/context';
+import { createCartIn } from '../../engine/carts/create-cart';
 
 /**
  * Cash sales written straight into a terminal's data folder by the engine's own use cases (cart, checkout,

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { checksumOf } from '../../engine/http/v1/channel-auth';
+import { checksumOf } from '../../engine/legacy-v1/http/channel-auth';
 import { openDatabase } from '../../engine/store/db';
 import { createChannelRepo, loadMasterKey } from '../../engine/store/channel-repo';
 import type { ApiResponse, TestEngine } from './engine';

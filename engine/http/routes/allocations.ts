@@ -4,8 +4,8 @@ import type { Caller } from '../../domain/scopes';
 import { AllocationHeaders, Allocations, ChangeAllocationsBody } from '../../contract/allocation';
 import { replies } from '../../contract/common';
 import type { AllocationCap } from '../../domain/allocations';
-import { changeAllocations, listAllocations } from '../../use-cases/change-allocations';
-import type { EngineContext } from '../../use-cases/context';
+import { changeAllocations, listAllocations } from '../../allocations/change-allocations';
+import type { EngineContext } from '../../shared/context';
 
 /**
  * The allocation resource of a hub (contract §10). A terminal is the owner of the API key that calls (the key's

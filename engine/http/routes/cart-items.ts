@@ -1,12 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AddExtrasBody, Cart, CartItemParams, CartParams, ChangeQuantityBody } from '../../contract/cart';
 import { replies } from '../../contract/common';
-import { addExtras } from '../../use-cases/add-extras';
-import { changeExtra } from '../../use-cases/change-extra';
-import type { EngineContext } from '../../use-cases/context';
-import { removeExtra } from '../../use-cases/remove-extra';
-import { localizeCart } from '../../use-cases/localize';
-import { pickLanguage } from '../i18n';
+import { addExtras } from '../../carts/add-extras';
+import { changeExtra } from '../../carts/change-extra';
+import type { EngineContext } from '../../shared/context';
+import { removeExtra } from '../../carts/remove-extra';
+import { localizeCart } from '../../shared/localize';
 
 const config = { scope: 'carts:write' } as const;
 const tags = ['extras'];
@@ -15,20 +14,20 @@ export const cartItemRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> =
   app.post(
     '/carts/:cartId/items',
     { config, schema: { tags, summary: 'Add one or more extras', params: CartParams, body: AddExtrasBody, response: replies(200, Cart) } },
-    async (request) => ({ data: await localizeCart(ctx, await addExtras(ctx, request.params.cartId, request.body), pickLanguage(request.headers['accept-language'])) }),
+    async (request) => ({ data: await localizeCart(ctx, await addExtras(ctx, request.params.cartId, request.body), request.language) }),
   );
 
   app.patch(
     '/carts/:cartId/items/:itemId',
     { config, schema: { tags, summary: "Change an extra's quantity", params: CartItemParams, body: ChangeQuantityBody, response: replies(200, Cart) } },
     async (request) => ({
-      data: await localizeCart(ctx, await changeExtra(ctx, request.params.cartId, request.params.itemId, request.body.quantity), pickLanguage(request.headers['accept-language'])),
+      data: await localizeCart(ctx, await changeExtra(ctx, request.params.cartId, request.params.itemId, request.body.quantity), request.language),
     }),
   );
 
   app.delete(
     '/carts/:cartId/items/:itemId',
     { config, schema: { tags, summary: 'Drop an extra', params: CartItemParams, response: replies(200, Cart) } },
-    async (request) => ({ data: await localizeCart(ctx, await removeExtra(ctx, request.params.cartId, request.params.itemId), pickLanguage(request.headers['accept-language'])) }),
+    async (request) => ({ data: await localizeCart(ctx, await removeExtra(ctx, request.params.cartId, request.params.itemId), request.language) }),
   );
 };

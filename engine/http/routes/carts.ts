@@ -2,13 +2,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Cart, CartParams, CreateCartBody, SwitchCurrencyBody } from '../../contract/cart';
 import { CurrencyQuery, ErrorBody, replies } from '../../contract/common';
 import type { Allocator } from '../../sync/allocator';
-import type { EngineContext } from '../../use-cases/context';
-import { createCart } from '../../use-cases/create-cart';
-import { deleteCart } from '../../use-cases/delete-cart';
-import { readCart } from '../../use-cases/read-cart';
-import { switchCurrency } from '../../use-cases/switch-currency';
-import { localizeCart } from '../../use-cases/localize';
-import { pickLanguage } from '../i18n';
+import type { EngineContext } from '../../shared/context';
+import { createCart } from '../../carts/create-cart';
+import { deleteCart } from '../../carts/delete-cart';
+import { readCart } from '../../carts/read-cart';
+import { switchCurrency } from '../../carts/switch-currency';
+import { localizeCart } from '../../shared/localize';
 
 const config = { scope: 'carts:write' } as const;
 const tags = ['carts'];
@@ -25,19 +24,19 @@ export const cartRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext; allocat
       throw error;
     }
     await hold?.attach(cart.id);
-    return reply.code(201).send({ data: await localizeCart(ctx, cart, pickLanguage(request.headers['accept-language'])) });
+    return reply.code(201).send({ data: await localizeCart(ctx, cart, request.language) });
   });
 
   app.get(
     '/carts/:cartId',
     { config, schema: { tags, summary: 'Read a cart', params: CartParams, querystring: CurrencyQuery, response: replies(200, Cart) } },
-    async (request) => ({ data: await localizeCart(ctx, await readCart(ctx, request.params.cartId, request.query.currency), pickLanguage(request.headers['accept-language'])) }),
+    async (request) => ({ data: await localizeCart(ctx, await readCart(ctx, request.params.cartId, request.query.currency), request.language) }),
   );
 
   app.patch(
     '/carts/:cartId',
     { config, schema: { tags, summary: "Switch the cart's currency", params: CartParams, body: SwitchCurrencyBody, response: replies(200, Cart) } },
-    async (request) => ({ data: await localizeCart(ctx, await switchCurrency(ctx, request.params.cartId, request.body.currency), pickLanguage(request.headers['accept-language'])) }),
+    async (request) => ({ data: await localizeCart(ctx, await switchCurrency(ctx, request.params.cartId, request.body.currency), request.language) }),
   );
 
   app.delete(

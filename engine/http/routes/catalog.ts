@@ -4,14 +4,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AvailabilityQuery, AvailabilityView, CatalogDocument, CatalogImportResult, EventView, InventoryView, LocationView } from '../../contract/catalog';
 import { CurrencyQuery, Id, LIMITS, replies } from '../../contract/common';
-import { occurrenceAvailabilityJson } from '../../use-cases/availability';
-import { listEvents, listLocations, occurrenceInventory } from '../../use-cases/catalog';
-import { importCatalogInSlices } from '../../use-cases/import-catalog';
-import type { EngineContext } from '../../use-cases/context';
-import { pickLanguage } from '../i18n';
-import { exportCatalog, VOUCHER_READERS } from '../../use-cases/export-catalog';
+import { occurrenceAvailabilityJson } from '../../catalog/availability';
+import { listEvents, listLocations, occurrenceInventory } from '../../catalog/catalog';
+import { importCatalogInSlices } from '../../catalog/import-catalog';
+import type { EngineContext } from '../../shared/context';
+import { exportCatalog, VOUCHER_READERS } from '../../catalog/export-catalog';
 import { grants } from '../../domain/scopes';
-import { inventoryJson } from '../../use-cases/seat-map';
+import { inventoryJson } from '../../catalog/seat-map';
 
 const read = { scope: 'catalog:read' } as const;
 const tags = ['catalog'];
@@ -64,11 +63,11 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = 
   const named = { description: 'Names are answered in the Accept-Language (en, de, fr) where the catalog translates them.' };
 
   app.get('/locations', { config: read, schema: { tags, summary: 'List locations with their currencies and time zones', ...named, response: replies(200, Type.Array(LocationView)) } }, async (request) => ({
-    data: await listLocations(ctx, pickLanguage(request.headers['accept-language'])),
+    data: await listLocations(ctx, request.language),
   }));
 
   app.get('/events', { config: read, schema: { tags, summary: 'List events with their occurrences', ...named, response: replies(200, Type.Array(EventView)) } }, async (request) => ({
-    data: await listEvents(ctx, pickLanguage(request.headers['accept-language'])),
+    data: await listEvents(ctx, request.language),
   }));
 
   // Reply: the answer is JSON text (see below); the schema still documents it and types the rest.
@@ -85,12 +84,12 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = 
         response: replies(200, InventoryView),
       },
     },
-    // The answer is stitched from prepared JSON (use-cases/seat-map.ts), byte for byte what the schema's
+    // The answer is stitched from prepared JSON (catalog/seat-map.ts), byte for byte what the schema's
     // serializer would make of it; a string with a JSON content type is sent as it is.
     async (request, reply) => {
       const serialize = reply.getSerializationFunction('200');
       if (!serialize) throw new Error('the inventory route has no serializer for 200');
-      const language = pickLanguage(request.headers['accept-language']);
+      const language = request.language;
       // A terminal of a hub shows what it can sell (its hand, and online what the venue has left): not a
       // column of its own database, so its (small, terminal-sized) seat maps take the plain view.
       if (ctx.syncing && ctx.terminal.sellsFromHoldings) {

@@ -3,8 +3,8 @@ import { EngineError } from '../../domain/errors';
 import { replies } from '../../contract/common';
 import { GiveBackBody, Holdings } from '../../contract/holdings';
 import type { Allocator } from '../../sync/allocator';
-import type { EngineContext } from '../../use-cases/context';
-import { holdingsView } from '../../use-cases/holdings-view';
+import type { EngineContext } from '../../shared/context';
+import { holdingsView } from '../../allocations/holdings-view';
 
 /** At a terminal: what it holds from its hub, and staff giving places back (contract §10). Scope `sync`, like the sync status. */
 const config = { scope: 'sync' } as const;

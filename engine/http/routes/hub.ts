@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { callerOf } from '../auth';
-import type { EngineContext } from '../../use-cases/context';
-import { importOrders } from '../../use-cases/import-orders';
+import type { EngineContext } from '../../shared/context';
+import { importOrders } from '../../sync/import-orders';
 import { errorBody } from '../error-handler';
 import { replies } from '../../contract/common';
 import { Capabilities, EXTENSIONS, IMPORT_BATCH_LIMIT, ImportAnswer, ImportBody, ImportResult } from '../../contract/import';
-import { mapInSlices } from '../../use-cases/time-slices';
+import { mapInSlices } from '../../shared/time-slices';
 
 /** one import result, for the route's serializer (a plain object: Fastify's compile cache is keyed by it) */
 const RESULT_SCHEMA: Record<string, unknown> = { ...ImportResult };

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { replies } from '../../contract/common';
 import { OrdersSummary, OrdersSummaryQuery } from '../../contract/order-summary';
-import type { EngineContext } from '../../use-cases/context';
-import { listedOwner } from '../../use-cases/ownership';
-import { summarizeOrders } from '../../use-cases/summarize-orders';
+import type { EngineContext } from '../../shared/context';
+import { listedOwner } from '../../shared/ownership';
+import { summarizeOrders } from '../../orders/summarize-orders';
 import { callerOf } from '../auth';
 
 /** GET /orders/summary (scope orders:read): the box office's totals of today's sales, per currency. */

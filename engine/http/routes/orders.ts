@@ -1,15 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { cancelOrder, readOrder } from '../../use-cases/cancel-order';
-import type { EngineContext } from '../../use-cases/context';
-import { listOrders } from '../../use-cases/list-orders';
-import { placeOrder } from '../../use-cases/place-order';
+import { cancelOrder } from '../../checkout/cancel-order';
+import { readOrder } from '../../orders/read-order';
+import type { EngineContext } from '../../shared/context';
+import { listOrders } from '../../orders/list-orders';
+import { placeOrder } from '../../checkout/place-order';
 import { sendError } from '../error-handler';
-import { pickLanguage } from '../i18n';
 import { ErrorBody, replies } from '../../contract/common';
 import { Order, OrderParams, OrdersPage, OrdersQuery, PlaceOrderBody } from '../../contract/order';
-import { localizeOrder, localizeOrders } from '../../use-cases/localize';
-import { listedOwner } from '../../use-cases/ownership';
+import { localizeOrder, localizeOrders } from '../../shared/localize';
+import { listedOwner } from '../../shared/ownership';
 import { callerOf } from '../auth';
 
 const tags = ['orders'];
@@ -30,7 +30,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = as
     async (request, reply) => {
       const caller = callerOf(request);
       const apiKey = { id: caller.keyId, owner: caller.owner, scopes: caller.scopes };
-      const language = pickLanguage(request.headers['accept-language']);
+      const language = request.language;
       const result = await placeOrder(ctx, apiKey, request.headers['idempotency-key'], request.body, language);
       if (result.replayed) reply.header('idempotent-replayed', 'true');
       if ('error' in result) return sendError(reply, result.error);
@@ -46,19 +46,19 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = as
     async (request) => {
       // a key without orders:any lists (and finds by ticket code) its own orders only
       const page = await listOrders(ctx, request.query, listedOwner(callerOf(request)));
-      const language = pickLanguage(request.headers['accept-language']);
+      const language = request.language;
       return { ...page, data: await localizeOrders(ctx, page.data, language) };
     },
   );
 
   // another key's order is not found (http/ownership.ts checks every route with an orderId)
   app.get('/orders/:orderId', { config: readOwn, schema: { tags, summary: 'Read an order', params: OrderParams, response: replies(200, Order) } }, async (request) => ({
-    data: await localizeOrder(ctx, await readOrder(ctx, request.params.orderId), pickLanguage(request.headers['accept-language'])),
+    data: await localizeOrder(ctx, await readOrder(ctx, request.params.orderId), request.language),
   }));
 
   app.post(
     '/orders/:orderId/cancel',
     { config: write, schema: { tags, summary: 'Cancel an order: seats back on sale, payment refunded', params: OrderParams, response: replies(200, Order) } },
-    async (request) => ({ data: await localizeOrder(ctx, await cancelOrder(ctx, request.params.orderId), pickLanguage(request.headers['accept-language'])) }),
+    async (request) => ({ data: await localizeOrder(ctx, await cancelOrder(ctx, request.params.orderId), request.language) }),
   );
 };

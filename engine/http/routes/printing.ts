@@ -6,12 +6,11 @@ import { OrderParams } from '../../contract/order';
 import { PrintBody, PrintJob, PrintJobParams, PrintJobsQuery, Printer, TicketsPdfQuery } from '../../contract/printing';
 import { ticketSlips } from '../../printing/document';
 import { ticketsPdf } from '../../printing/pdf';
-import { readOrder } from '../../use-cases/cancel-order';
-import type { EngineContext } from '../../use-cases/context';
-import { listPrintJobs, printOrder, readPrintJob, type Printing } from '../../use-cases/print-order';
-import { pickLanguage } from '../i18n';
-import { localizeOrder } from '../../use-cases/localize';
-import { seesOrderOf } from '../../use-cases/ownership';
+import { readOrder } from '../../orders/read-order';
+import type { EngineContext } from '../../shared/context';
+import { listPrintJobs, printOrder, readPrintJob, type Printing } from '../../printing/print-order';
+import { localizeOrder } from '../../shared/localize';
+import { seesOrderOf } from '../../shared/ownership';
 
 const tags = ['printing'];
 // the kiosk's orders:checkout prints and reads its own orders (http/ownership.ts hides other keys' orders)
@@ -45,7 +44,7 @@ export const printingRoutes: FastifyPluginAsyncTypebox<PrintingRoutesOptions> = 
       },
     },
     async (request, reply) => {
-      const { job, created } = await printOrder(ctx, printing, request.params.orderId, request.body, pickLanguage(request.headers['accept-language']));
+      const { job, created } = await printOrder(ctx, printing, request.params.orderId, request.body, request.language);
       return reply.code(created ? 202 : 200).send({ data: job });
     },
   );
@@ -84,7 +83,7 @@ export const printingRoutes: FastifyPluginAsyncTypebox<PrintingRoutesOptions> = 
     async (request, reply) => {
       const sold = await readOrder(ctx, request.params.orderId);
       if (sold.status === 'cancelled') throw new EngineError('ORDER_NOT_PRINTABLE');
-      const language = (await ctx.store.repos.printJobs.languageOf(sold.id)) ?? pickLanguage(request.headers['accept-language']);
+      const language = (await ctx.store.repos.printJobs.languageOf(sold.id)) ?? request.language;
       const order = await localizeOrder(ctx, sold, language);
       const size = request.query.size ?? 'a4';
       const pdf = await ticketsPdf(ticketSlips(order, { language, timeZone }), size, { title: `${order.event?.name ?? 'Kassa'} — ${order.id}`, createdAt: new Date(order.createdAt) });

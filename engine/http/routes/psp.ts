@@ -3,8 +3,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { EngineError } from '../../domain/errors';
 import { scaleOf } from '../../domain/currencies';
-import { challengePage } from '../../payments/challenge-page';
-import type { Simulator } from '../../payments/simulator';
+import { challengePage } from '../../checkout/payments/challenge-page';
+import type { Simulator } from '../../checkout/payments/simulator';
 import { ErrorBody } from '../../contract/common';
 import { ChallengeDecision, ChallengeParams } from '../../contract/order';
 

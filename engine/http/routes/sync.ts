@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { EngineContext } from '../../use-cases/context';
-import { resolveConflict, retryConflict, syncStatus, type SyncSource } from '../../use-cases/sync-status';
+import type { EngineContext } from '../../shared/context';
+import { resolveConflict, retryConflict, syncStatus, type SyncSource } from '../../sync/sync-status';
 import { replies } from '../../contract/common';
 import { grants } from '../../domain/scopes';
 import { callerOf } from '../auth';

@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Cart } from '../../../engine/contract/cart';
-import type { ReservationRequest } from '../../../engine/contract/v1';
+import type { ReservationRequest } from '../../../engine/legacy-v1/contract';
 import { ERROR_CATALOGUE, EngineError, type ErrorCode } from '../../../engine/domain/errors';
-import { basketOf, v1Status } from '../../../engine/use-cases/v1/answer-to-v1';
-import { parseReference, renderMappingTables, toV1Money, toV3Money } from '../../../engine/use-cases/v1/mapping-table';
-import { planBasket, type BasketPlan, type CatalogProbe } from '../../../engine/use-cases/v1/request-to-v3';
+import { basketOf, v1Status } from '../../../engine/legacy-v1/answer-to-v1';
+import { parseReference, renderMappingTables, toV1Money, toV3Money } from '../../../engine/legacy-v1/mapping-table';
+import { planBasket, type BasketPlan, type CatalogProbe } from '../../../engine/legacy-v1/request-to-v3';
 
 /**
  * The two mapping directions of the v1 facade, without a server: the converters of the mapping table, the

@@ -3,17 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { demoCatalog } from '../../../engine/catalog/demo';
-import type { PaymentProvider } from '../../../engine/payments/provider';
-import { ProviderDeadlineExceeded, withDeadline } from '../../../engine/payments/provider';
-import { createSimulator } from '../../../engine/payments/simulator';
+import type { PaymentProvider } from '../../../engine/checkout/payments/provider';
+import { ProviderDeadlineExceeded, withDeadline } from '../../../engine/checkout/payments/provider';
+import { createSimulator } from '../../../engine/checkout/payments/simulator';
 import { createSqliteStore } from '../../../engine/store/sqlite-store';
 import { openDatabase, type Db } from '../../../engine/store/db';
-import { cancelOrder } from '../../../engine/use-cases/cancel-order';
-import { importCatalog } from '../../../engine/use-cases/catalog';
-import { createContext, type EngineContext } from '../../../engine/use-cases/context';
-import { createCart } from '../../../engine/use-cases/create-cart';
-import { placeOrder } from '../../../engine/use-cases/place-order';
-import { settleOpenAttempts } from '../../../engine/use-cases/recover-payments';
+import { cancelOrder } from '../../../engine/checkout/cancel-order';
+import { importCatalog } from '../../../engine/catalog/catalog';
+import { createContext, type EngineContext } from '../../../engine/shared/context';
+import { createCart } from '../../../engine/carts/create-cart';
+import { placeOrder } from '../../../engine/checkout/place-order';
+import { settleOpenAttempts } from '../../../engine/checkout/recover-payments';
 
 /**
  * The payment lifecycle below HTTP: the real simulator on a real SQLite file, behind a provider that can

@@ -3,15 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CatalogDocument } from '../../../engine/contract/catalog';
-import { createSimulator } from '../../../engine/payments/simulator';
+import { createSimulator } from '../../../engine/checkout/payments/simulator';
 import { immediate, openDatabase, type Db } from '../../../engine/store/db';
 import { createCatalogWriter } from '../../../engine/store/catalog-writer';
 import { createSqliteStore } from '../../../engine/store/sqlite-store';
-import { importCatalog } from '../../../engine/use-cases/catalog';
-import { createContext, type EngineContext } from '../../../engine/use-cases/context';
-import { beginCheckout } from '../../../engine/use-cases/checkout-begin';
-import { settleCheckout } from '../../../engine/use-cases/checkout-settle';
-import { createCart } from '../../../engine/use-cases/create-cart';
+import { importCatalog } from '../../../engine/catalog/catalog';
+import { createContext, type EngineContext } from '../../../engine/shared/context';
+import { beginCheckout } from '../../../engine/checkout/checkout-begin';
+import { settleCheckout } from '../../../engine/checkout/checkout-settle';
+import { createCart } from '../../../engine/carts/create-cart';
 
 /**
  * The import's last write holds the write lock and the event loop: it must write only what differs and switch

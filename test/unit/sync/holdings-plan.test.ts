@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSimulator } from '../../../engine/payments/simulator';
+import { createSimulator } from '../../../engine/checkout/payments/simulator';
 import { openDatabase } from '../../../engine/store/db';
 import { createSqliteStore } from '../../../engine/store/sqlite-store';
 import { onDemandChanges } from '../../../engine/sync/holdings-plan';
-import { importCatalog } from '../../../engine/use-cases/catalog';
-import { createContext, type EngineContext } from '../../../engine/use-cases/context';
-import { createCart } from '../../../engine/use-cases/create-cart';
+import { importCatalog } from '../../../engine/catalog/catalog';
+import { createContext, type EngineContext } from '../../../engine/shared/context';
+import { createCart } from '../../../engine/carts/create-cart';
 import { ALLOC, allocationCatalog, seatId } from '../../fixtures/allocation-catalog';
 
 /**

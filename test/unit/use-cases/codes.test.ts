@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ticketCode } from '../../../engine/use-cases/codes';
+import { ticketCode } from '../../../engine/checkout/codes';
 
 const CODE = /^[0-9A-HJKMNP-TV-Z]{20}$/;
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';

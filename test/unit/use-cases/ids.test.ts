@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { timeOrderedId, uuidV7 } from '../../../engine/use-cases/ids';
+import { timeOrderedId, uuidV7 } from '../../../engine/shared/ids';
 
 describe('time-ordered internal keys', () => {
   it('timeOrderedId: 26 characters of Crockford base32, sorting by time whatever the random part', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { redeemableCode } from '../../../engine/use-cases/codes';
-import { fillRandom, randomBytesFromPool } from '../../../engine/use-cases/random-pool';
+import { redeemableCode } from '../../../engine/checkout/codes';
+import { fillRandom, randomBytesFromPool } from '../../../engine/shared/random-pool';
 
 describe('the pool of random bytes behind ids and codes', () => {
   it('hands out fresh bytes across many refills: 100,000 draws of 16 bytes (390 pools) are all different', () => {

@@ -1,0 +1,34 @@
+import { EngineError } from '../domain/errors';
+import type { Order, PaymentView } from '../contract/order';
+import type { EngineContext } from '../shared/context';
+import { readOrder } from '../orders/read-order';
+import { cancelAttempt, cancelledPayment, refundAttempt } from './payments/lifecycle';
+
+/**
+ * POST /orders/{id}/cancel (contract §4): the seats go back on sale, voucher redemptions are given back,
+ * gift cards are voided and the payment is refunded. Cancelling a cancelled order changes nothing.
+ *
+ * A card payment reads `refunding` until the provider confirms the refund; the answer comes after one
+ * try (within the provider deadline), and when the provider has not confirmed by then the sweeper asks
+ * again until it does. Cash, external and zero payments are refunded at once.
+ */
+export async function cancelOrder(ctx: EngineContext, orderId: string): Promise<Order> {
+  const now = ctx.now();
+  const { refund } = await ctx.store.transaction(async (tx) => {
+    await tx.locks.order(orderId);
+    const order = await tx.orders.get(orderId);
+    if (!order) throw new EngineError('RESOURCE_NOT_FOUND', { param: 'orderId' });
+    const found = await tx.checkout.attemptForOrder(order.id);
+    if (found) await tx.locks.attempt(found.id);
+    const attempt = found && (await tx.checkout.attempt(found.id));
+    if (order.status === 'cancelled') return { refund: attempt?.state === 'refunding' ? attempt.id : undefined };
+    await tx.orders.cancel(order, now, cancelledPayment(JSON.parse(order.payment) as PaymentView, attempt?.method, now));
+    if (ctx.syncing) await tx.outbox.add('cancel', order.id, now);
+    if (!attempt) return { refund: undefined };
+    await tx.checkout.releaseVouchers(attempt.id);
+    const { viaProvider } = await cancelAttempt(tx, attempt, now);
+    return { refund: viaProvider ? attempt.id : undefined };
+  });
+  if (refund !== undefined) await refundAttempt(ctx, refund);
+  return readOrder(ctx, orderId);
+}

@@ -1,0 +1,160 @@
+import { EngineError } from '../domain/errors';
+import type { Money } from '../domain/money';
+import type { PaymentRequest, PlaceOrderBody } from '../contract/order';
+import type { AttemptRow } from '../store/checkout-repo';
+import { grants, usesCart } from '../domain/scopes';
+import { maxTendered, type PaymentMethod } from '../domain/payment-attempt';
+import { scaleOf } from '../domain/currencies';
+import { voucherConflict } from '../domain/voucher-policy';
+import { liveCart } from '../carts/cart-access';
+import { cartView } from '../carts/cart-view';
+import type { EngineContext } from '../shared/context';
+import type { Repos, Tx } from '../store/port';
+import { openAttempt } from './payments/lifecycle';
+
+/**
+ * The first transaction of POST /orders, before any payment: the idempotency key's state, the cart, the
+ * expected total, the payment's own fields and the vouchers' remaining redemptions. Anything refused here
+ * is a 4xx that leaves the key unused. On success the payment attempt, the voucher reservations and the
+ * key (in progress) are committed together, before the provider is called.
+ */
+
+export interface CheckoutRequest {
+  readonly apiKeyId: string;
+  readonly apiKeyScopes: readonly string[];
+  /** who the key's carts belong to (auth.ts; default its id); another owner's cart is not found */
+  readonly apiKeyOwner?: string;
+  readonly idempotencyKey: string;
+  readonly body: PlaceOrderBody;
+}
+
+export type CheckoutStart =
+  | { readonly kind: 'replay'; readonly status: number; readonly body: unknown }
+  | { readonly kind: 'charge'; readonly attempt: AttemptRow };
+
+export async function beginCheckout(ctx: EngineContext, request: CheckoutRequest, now: number): Promise<CheckoutStart> {
+  return ctx.store.transaction(async (tx) => beginCheckoutIn(ctx, tx, request, now));
+}
+
+/** beginCheckout inside the caller's transaction (an import composes several in one). */
+export async function beginCheckoutIn(ctx: EngineContext, tx: Tx, request: CheckoutRequest, now: number): Promise<CheckoutStart> {
+  const { apiKeyId, idempotencyKey, body } = request;
+  // the key, then the cart: one process at a time decides on either (store/port.ts Locks)
+  await tx.locks.idempotencyKey(apiKeyId, idempotencyKey);
+  const existing = await tx.checkout.key(apiKeyId, idempotencyKey, now);
+  if (existing) {
+    if (existing.cartId !== body.cartId) throw new EngineError('IDEMPOTENCY_KEY_REUSED', { param: 'cartId' });
+    if (existing.state === 'retired') throw new EngineError('IDEMPOTENCY_KEY_FAILED');
+    if (existing.state === 'completed') return { kind: 'replay', status: existing.status ?? 500, body: JSON.parse(existing.body ?? 'null') };
+    // In progress but running nowhere: a crash or a lost provider answer left it open. Ask again with the
+    // same reference; the provider deduplicates on it, so nothing is charged twice.
+    const open = await tx.checkout.pendingForKey(apiKeyId, idempotencyKey);
+    if (open) return { kind: 'charge', attempt: open };
+    await tx.checkout.forgetKey(apiKeyId, idempotencyKey);
+  }
+
+  const owner = await tx.carts.owner(body.cartId);
+  if (owner && !usesCart({ keyId: apiKeyId, owner: request.apiKeyOwner ?? apiKeyId, scopes: request.apiKeyScopes }, owner.owner)) {
+    throw new EngineError('RESOURCE_NOT_FOUND', { param: 'cartId' });
+  }
+  const cart = await liveCart(tx, body.cartId, now);
+  // spec §7.3: after a risk decline no payment method will succeed for this cart
+  if (await tx.checkout.riskDeclined(cart.id)) throw new EngineError('RISK_CHECK_FAILED');
+  const view = await cartView(tx, cart, now);
+  const total = view.total;
+  if (body.expectedTotal.amount !== total.amount || body.expectedTotal.currency !== total.currency) {
+    throw new EngineError('EXPECTED_TOTAL_MISMATCH', { param: 'expectedTotal', details: { total } });
+  }
+  const { method, payment } = checkPayment(body.payment, total, request.apiKeyScopes);
+  const attempt = {
+    id: ctx.newId('pay'),
+    cartId: cart.id,
+    apiKeyId,
+    idempotencyKey,
+    method,
+    amount: total.amount,
+    currency: total.currency,
+    request: JSON.stringify(payment),
+    priced: JSON.stringify({ currency: view.currency, total: view.total, items: view.items, receiptLines: view.receiptLines }),
+    createdAt: now,
+  };
+  const opened = await openAttempt(tx, attempt);
+  await reserveVouchers(tx, attempt.id, await tx.carts.voucherCodes(cart.id), now);
+  await tx.checkout.beginKey(apiKeyId, idempotencyKey, cart.id, now);
+  return { kind: 'charge', attempt: opened };
+}
+
+/**
+ * The payment fields that go with each method; what is kept of them (a token, never a card number). A total
+ * of 0 needs no payment: card, cash or `none` become an order paid with `none`, and no provider is asked.
+ */
+function checkPayment(payment: PaymentRequest, total: Money, scopes: readonly string[]): { method: PaymentMethod; payment: StoredPayment } {
+  if (payment.method === 'none') {
+    if (total.amount !== 0) throw new EngineError('INVALID_FIELD_VALUE', { param: 'payment.method', details: { reason: 'payment_required', total } });
+    const stray = (['token', 'authenticationResult', 'tendered', 'reference'] as const).find((field) => payment[field] !== undefined);
+    if (stray) throw new EngineError('INVALID_FIELD_VALUE', { param: `payment.${stray}`, details: { reason: 'not_for_none' } });
+    return { method: 'none', payment: {} };
+  }
+  const checked = checkPaid(payment, total, scopes);
+  if (total.amount === 0 && payment.method !== 'external') return { method: 'none', payment: {} };
+  return { method: payment.method, payment: checked };
+}
+
+function checkPaid(payment: PaymentRequest, total: Money, scopes: readonly string[]): StoredPayment {
+  if (payment.method !== 'external' && payment.reference !== undefined) {
+    throw new EngineError('INVALID_FIELD_VALUE', { param: 'payment.reference', details: { reason: 'external_only' } });
+  }
+  // cash is staff's: a key that may only check out (the kiosk's orders:checkout) sells by card
+  if (payment.method === 'cash' && !grants(scopes, 'orders:write')) {
+    throw new EngineError('INSUFFICIENT_PERMISSIONS', { param: 'payment.method', details: { requiredScope: 'orders:write' } });
+  }
+  if (payment.method === 'external') {
+    if (!grants(scopes, 'orders:import')) throw new EngineError('INSUFFICIENT_PERMISSIONS', { param: 'payment.method', details: { requiredScope: 'orders:import' } });
+    if (payment.reference === undefined) throw new EngineError('MISSING_REQUIRED_FIELD', { param: 'payment.reference' });
+    const stray = (['token', 'authenticationResult', 'tendered'] as const).find((field) => payment[field] !== undefined);
+    if (stray) throw new EngineError('INVALID_FIELD_VALUE', { param: `payment.${stray}`, details: { reason: 'not_for_external' } });
+    return { reference: payment.reference };
+  }
+  if (payment.method === 'card') {
+    if (payment.token === undefined) throw new EngineError('MISSING_REQUIRED_FIELD', { param: 'payment.token' });
+    if (payment.tendered !== undefined) throw new EngineError('INVALID_FIELD_VALUE', { param: 'payment.tendered', details: { reason: 'cash_only' } });
+    return { token: payment.token, ...(payment.authenticationResult !== undefined && { authenticationResult: payment.authenticationResult }) };
+  }
+  if (payment.token !== undefined || payment.authenticationResult !== undefined) {
+    const param = payment.token !== undefined ? 'payment.token' : 'payment.authenticationResult';
+    throw new EngineError('INVALID_FIELD_VALUE', { param, details: { reason: 'card_only' } });
+  }
+  const tendered = payment.tendered ?? total;
+  if (tendered.currency !== total.currency) {
+    throw new EngineError('INVALID_FIELD_VALUE', { param: 'payment.tendered.currency', details: { reason: 'not_cart_currency', total } });
+  }
+  if (tendered.amount < total.amount) {
+    throw new EngineError('INVALID_FIELD_VALUE', { param: 'payment.tendered.amount', details: { reason: 'less_than_total', total } });
+  }
+  const most = maxTendered(total.amount, scaleOf(total.currency));
+  if (tendered.amount > most) {
+    throw new EngineError('INVALID_FIELD_VALUE', { param: 'payment.tendered.amount', details: { reason: 'more_than_max_tendered', total, maxTendered: { amount: most, currency: total.currency } } });
+  }
+  return { tendered };
+}
+
+export interface StoredPayment {
+  reference?: string;
+  token?: string;
+  authenticationResult?: string;
+  tendered?: Money;
+}
+
+async function reserveVouchers(tx: Pick<Repos, 'catalog' | 'checkout'>, attemptId: string, codes: readonly string[], now: number): Promise<void> {
+  const vouchers = await tx.catalog.vouchers(codes);
+  // The catalog may have changed a voucher's terms since it went on the cart: the policy holds at checkout too.
+  const conflict = voucherConflict(vouchers.map((voucher) => ({ code: voucher.code, combinable: voucher.combinable === 1 })));
+  if (conflict !== undefined) throw new EngineError('INVALID_VOUCHER', { param: 'vouchers', details: { code: conflict, reason: 'not_combinable' } });
+  for (const voucher of vouchers) {
+    if (voucher.validUntil !== null && voucher.validUntil <= now) {
+      throw new EngineError('INVALID_VOUCHER', { param: 'vouchers', details: { code: voucher.code, reason: 'expired' } });
+    }
+  }
+  const usedUp = await tx.checkout.reserveVouchers(attemptId, codes);
+  if (usedUp !== undefined) throw new EngineError('INVALID_VOUCHER', { param: 'vouchers', details: { code: usedUp, reason: 'fully_redeemed' } });
+}

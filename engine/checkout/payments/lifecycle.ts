@@ -1,0 +1,155 @@
+import { EngineError } from '../../domain/errors';
+import { chargeNeedsProvider, refundNeedsProvider, type FailureOutcome } from '../../domain/payment-attempt';
+import type { PaymentView } from '../../contract/order';
+import type { EngineContext } from '../../shared/context';
+import type { AttemptRow } from '../../store/checkout-repo';
+import type { Tx } from '../../store/port';
+import type { StoredPayment } from '../checkout-begin';
+import type { ChargeOutcome } from './provider';
+
+/**
+ * The payment lifecycle (issue #23), in one module: the only caller of the payment provider (charge, status,
+ * refund) and the only writer of a payment attempt's state. The use cases (place-order, checkout-settle,
+ * cancel-order, recover-payments) decide when; this module asks the provider and moves the attempt along the
+ * transitions of domain/payment-attempt.ts. An order's payment view is built here from its attempt.
+ *
+ * Provider calls happen outside any transaction and after the attempt's state is on the disk (ctx.whenDurable);
+ * state writes happen in the caller's transaction (`tx`).
+ */
+
+/** What became of a charge: the provider's outcome, or `not_charged` when only its status could be asked. */
+export type SettleOutcome = ChargeOutcome | { readonly status: 'not_charged' };
+
+type Attempt = Omit<AttemptRow, 'state' | 'orderId' | 'outcome'>;
+
+// --- the provider --------------------------------------------------------------------------------------
+
+/**
+ * Asks the provider, within the provider deadline (ctx.payments is bounded). When the charge has no answer
+ * in time (or it was lost), the attempt is settled by asking the provider what became of its reference —
+ * approved, or not charged and never to be — never by guessing. When that question has no answer either,
+ * the attempt stays pending and the key in progress: the answer is 502, a retry with the same key asks
+ * again under the same reference, and so do the sweeper and a restart.
+ */
+export async function chargeAttempt(ctx: EngineContext, attempt: AttemptRow): Promise<SettleOutcome> {
+  // Cash was taken at the desk; an external payment where the order was first sold; a total of 0 needs none.
+  if (!chargeNeedsProvider(attempt.method)) return { status: 'approved' };
+  const payment = JSON.parse(attempt.request) as StoredPayment;
+  try {
+    return await ctx.payments.charge({
+      reference: attempt.id,
+      shopperReference: attempt.cartId,
+      amount: { amount: attempt.amount, currency: attempt.currency },
+      token: payment.token ?? '',
+      ...(payment.authenticationResult !== undefined && { authenticationResult: payment.authenticationResult }),
+    });
+  } catch (error) {
+    return await askProvider(ctx, attempt.id, error);
+  }
+}
+
+/**
+ * What the provider says of an open attempt's charge: asked of the provider for a card (throws 502 when it
+ * cannot say); cash, external and zero payments were taken without a provider, so they stand.
+ */
+export async function chargeOutcome(ctx: EngineContext, attempt: AttemptRow): Promise<SettleOutcome> {
+  return chargeNeedsProvider(attempt.method) ? askProvider(ctx, attempt.id) : { status: 'approved' };
+}
+
+/** What the provider says of a reference whose charge went unanswered; throws 502 when it cannot say. */
+async function askProvider(ctx: EngineContext, reference: string, cause?: unknown): Promise<SettleOutcome> {
+  let status: Awaited<ReturnType<EngineContext['payments']['status']>>;
+  try {
+    status = await ctx.payments.status(reference);
+  } catch (error) {
+    const reason = [cause, error].map((e) => (e instanceof Error ? e.message : 'no answer')).join('; ');
+    throw new EngineError('PAYMENT_PROVIDER_UNAVAILABLE', { details: { reason } });
+  }
+  // refunded: the money went back on the provider's side, so no order is made of it
+  return status === 'approved' ? { status: 'approved' } : { status: 'not_charged' };
+}
+
+/**
+ * Gives back the money of an attempt in `refunding`. A card refund is asked of the provider (idempotent per
+ * reference, so asking again after a crash or a lost answer refunds nothing twice); the attempt and its
+ * order are marked refunded only once the provider has confirmed. Returns whether it is refunded now; when
+ * not, the attempt stays `refunding` and the sweeper and the next start ask again.
+ */
+export async function refundAttempt(ctx: EngineContext, attemptId: string): Promise<boolean> {
+  const attempt = await ctx.store.repos.checkout.attempt(attemptId);
+  if (attempt?.state !== 'refunding') return attempt?.state === 'refunded';
+  if (refundNeedsProvider(attempt.method)) {
+    try {
+      // the attempt's `refunding` is on the disk before the provider hears of it: a refund a restart can find
+      await ctx.whenDurable();
+      await ctx.payments.refund(attemptId);
+    } catch {
+      return false; // no confirmation (deadline, lost answer): still refunding, asked again by the sweeper
+    }
+  }
+  await ctx.store.transaction(async (tx) => confirmRefund(tx, attemptId, ctx.now()));
+  return true;
+}
+
+// --- the attempt's state, in the caller's transaction -----------------------------------------------
+
+/** A new attempt, `pending`, before any provider hears of it. */
+export async function openAttempt(tx: Tx, attempt: Attempt): Promise<AttemptRow> {
+  await tx.checkout.insertAttempt(attempt);
+  return { ...attempt, state: 'pending', outcome: null, orderId: null };
+}
+
+/** The charge became order `orderId`. */
+export async function captureAttempt(tx: Tx, attemptId: string, orderId: string): Promise<void> {
+  await tx.checkout.move(attemptId, { type: 'captured' }, orderId);
+}
+
+/** Nothing was charged (or it was refused): the attempt ends with `outcome`. */
+export async function failAttempt(tx: Tx, attemptId: string, outcome: FailureOutcome): Promise<void> {
+  await tx.checkout.move(attemptId, { type: 'failed', outcome });
+}
+
+/** The provider took the money but no order can be made of it: the attempt goes to `refunding`. */
+export async function orphanAttempt(tx: Tx, attemptId: string): Promise<void> {
+  await tx.checkout.move(attemptId, { type: 'orphaned' });
+}
+
+/** Its order was cancelled: the attempt goes to `refunding` (confirmed at once when no provider is asked). */
+export async function cancelAttempt(tx: Tx, attempt: AttemptRow, now: number): Promise<{ readonly viaProvider: boolean }> {
+  await tx.checkout.move(attempt.id, { type: 'cancelled' });
+  const viaProvider = refundNeedsProvider(attempt.method);
+  if (!viaProvider) await confirmRefund(tx, attempt.id, now);
+  return { viaProvider };
+}
+
+/** The refund is confirmed: the attempt is refunded, and so is its order's payment. In the caller's transaction. */
+export async function confirmRefund(tx: Tx, attemptId: string, now: number): Promise<void> {
+  await tx.locks.attempt(attemptId);
+  const attempt = await tx.checkout.attempt(attemptId);
+  if (attempt?.state !== 'refunding') return;
+  await tx.checkout.move(attemptId, { type: 'refund_confirmed' });
+  const order = attempt.orderId === null ? undefined : await tx.orders.get(attempt.orderId);
+  if (!order) return;
+  const payment: PaymentView = { ...(JSON.parse(order.payment) as PaymentView), status: 'refunded', refundedAt: new Date(now).toISOString() };
+  await tx.orders.setPayment(order.id, payment);
+}
+
+// --- the order's payment, built from its attempt ------------------------------------------------------
+
+/** The payment an order of this attempt shows once captured. */
+export function capturedPayment(attempt: AttemptRow): PaymentView {
+  const request = JSON.parse(attempt.request) as StoredPayment;
+  const amount = { amount: attempt.amount, currency: attempt.currency };
+  if (attempt.method === 'card') {
+    return { method: 'card', status: 'captured', amount, reference: attempt.id, authenticated: request.authenticationResult !== undefined };
+  }
+  if (attempt.method === 'external') return { method: 'external', status: 'captured', amount, reference: request.reference ?? '' };
+  if (attempt.method === 'none') return { method: 'none', status: 'captured', amount };
+  const tendered = request.tendered ?? amount;
+  return { method: 'cash', status: 'captured', amount, tendered, change: { amount: tendered.amount - amount.amount, currency: amount.currency } };
+}
+
+/** The payment a cancelled order shows: `refunding` until a provider confirms, else refunded at once. */
+export function cancelledPayment(paid: PaymentView, method: AttemptRow['method'] | undefined, now: number): PaymentView {
+  return method !== undefined && refundNeedsProvider(method) ? { ...paid, status: 'refunding' } : { ...paid, status: 'refunded', refundedAt: new Date(now).toISOString() };
+}

@@ -1,0 +1,68 @@
+import { EngineError, type ErrorCode } from '../domain/errors';
+import type { Order, PlaceOrderBody } from '../contract/order';
+import type { PrintLanguage } from '../contract/printing';
+import { chargeNeedsProvider } from '../domain/payment-attempt';
+import { beginCheckout } from './checkout-begin';
+import { settleCheckout } from './checkout-settle';
+import type { EngineContext } from '../shared/context';
+import { chargeAttempt, refundAttempt } from './payments/lifecycle';
+
+/**
+ * POST /orders (spec §4.7, §7.6; contract §5–7): transaction, provider call outside any transaction,
+ * transaction (which also keeps the sale's `language`, for printing). While a key's request runs in this process, the same key answers 409 IN_PROGRESS.
+ */
+
+export type PlaceOrderResult =
+  | { readonly order: Order; readonly replayed: boolean }
+  | { readonly error: EngineError; readonly replayed: true };
+
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+export async function placeOrder(
+  ctx: EngineContext,
+  apiKey: { id: string; owner?: string; scopes: readonly string[] },
+  idempotencyKey: string | undefined,
+  body: PlaceOrderBody,
+  language?: PrintLanguage,
+): Promise<PlaceOrderResult> {
+  const apiKeyId = apiKey.id;
+  if (idempotencyKey === undefined || !UUID_V4.test(idempotencyKey)) {
+    throw new EngineError('INVALID_IDEMPOTENCY_KEY', { param: 'Idempotency-Key' });
+  }
+  const key = idempotencyKey.toLowerCase();
+  const flight = `${apiKeyId}\n${key}`;
+  if (ctx.inFlight.has(flight)) throw new EngineError('IDEMPOTENCY_KEY_IN_PROGRESS');
+
+  const start = await beginCheckout(ctx, { apiKeyId, apiKeyScopes: apiKey.scopes, ...(apiKey.owner !== undefined && { apiKeyOwner: apiKey.owner }), idempotencyKey: key, body }, ctx.now());
+  if (start.kind === 'replay') return replay(start.status, start.body);
+
+  ctx.inFlight.add(flight);
+  try {
+    // the attempt is on the disk before any provider hears of it: a charge is never made that a restart cannot find
+    if (chargeNeedsProvider(start.attempt.method)) await ctx.whenDurable();
+    const outcome = await chargeAttempt(ctx, start.attempt);
+    const settled = await settleCheckout(ctx, start.attempt, outcome, ctx.now(), language);
+    if (settled.refund !== undefined) await refundAttempt(ctx, settled.refund);
+    if ('error' in settled) throw settled.error;
+    return { order: settled.order, replayed: false };
+  } finally {
+    ctx.inFlight.delete(flight);
+  }
+}
+
+function replay(status: number, body: unknown): PlaceOrderResult {
+  if (status === 201 && isOrderBody(body)) return { order: body, replayed: true };
+  if (isStoredError(body)) {
+    const { code, param, details } = body.error;
+    return { error: new EngineError(code, { ...(param !== undefined && { param }), ...(details !== undefined && { details }) }), replayed: true };
+  }
+  throw new Error(`unreadable idempotency record (status ${status})`);
+}
+
+function isOrderBody(body: unknown): body is Order {
+  return typeof body === 'object' && body !== null && 'id' in body && 'tickets' in body;
+}
+
+function isStoredError(body: unknown): body is { error: { code: ErrorCode; param?: string; details?: Record<string, unknown> } } {
+  return typeof body === 'object' && body !== null && 'error' in body;
+}

@@ -1,0 +1,39 @@
+import type { AttemptRow } from '../store/checkout-repo';
+import { settleCheckout } from './checkout-settle';
+import type { EngineContext } from '../shared/context';
+import { chargeOutcome, refundAttempt } from './payments/lifecycle';
+
+/**
+ * Run at start, and by the sweeper for attempts open longer than the provider deadline: settles what a
+ * crash, a lost answer or a provider that never answered left open. A pending card attempt is settled by
+ * what the provider says of its reference (approved, or not charged — the provider then never takes it);
+ * cash, external and zero payments were taken without a provider, so they stand. An approved charge becomes
+ * its order exactly once, built from the cart as priced for the attempt. An unconfirmed refund is asked again.
+ */
+export async function settleOpenAttempts(ctx: EngineContext, options: { olderThanMs?: number } = {}): Promise<{ orders: number; released: number; refunds: number; failed: number }> {
+  const counts = { orders: 0, released: 0, refunds: 0, failed: 0 };
+  const before = ctx.now() - (options.olderThanMs ?? 0);
+  for (const attempt of await ctx.store.repos.checkout.openAttempts()) {
+    // A request still running in this process settles its own attempt (it is bounded by the deadline).
+    if (attempt.createdAt > before || ctx.inFlight.has(`${attempt.apiKeyId}\n${attempt.idempotencyKey}`)) continue;
+    try {
+      await settleOne(ctx, attempt, counts);
+    } catch {
+      counts.failed += 1; // the provider cannot answer now: the next pass asks again
+    }
+  }
+  return counts;
+}
+
+async function settleOne(ctx: EngineContext, attempt: AttemptRow, counts: { orders: number; released: number; refunds: number; failed: number }): Promise<void> {
+  if (attempt.state === 'refunding') {
+    if (await refundAttempt(ctx, attempt.id)) counts.refunds += 1;
+    else counts.failed += 1;
+    return;
+  }
+  const outcome = await chargeOutcome(ctx, attempt);
+  const settled = await settleCheckout(ctx, attempt, outcome, ctx.now());
+  if (settled.refund !== undefined) await refundAttempt(ctx, settled.refund);
+  if ('order' in settled) counts.orders += 1;
+  else counts.released += 1;
+}

@@ -1,0 +1,112 @@
+import { EngineError } from '../domain/errors';
+import type { Caller } from '../domain/scopes';
+import type { ImportBody, ImportOrder } from '../contract/import';
+import type { Order } from '../contract/order';
+import { addExtrasIn } from '../carts/add-extras';
+import { beginCheckoutIn } from '../checkout/checkout-begin';
+import { settleCheckoutIn } from '../checkout/checkout-settle';
+import { slices } from '../shared/time-slices';
+import type { EngineContext } from '../shared/context';
+import { createCartIn } from '../carts/create-cart';
+import type { Tx } from '../store/port';
+import { orderViews } from '../orders/order-view';
+import { applyVoucherIn } from '../carts/vouchers';
+
+/**
+ * POST /orders/import (contract §10, hub only): a terminal's orders, each made exactly as the cart flow
+ * would — cart, extras, vouchers, checkout with its `external` payment — in one transaction of its own
+ * (see below). An order either exists whole or not at all (no hold is left behind);
+ * a refusal answers the error POST /carts or POST /orders would have. A repeated Idempotency-Key, or the
+ * same reference again from the same key, answers the order of the first import, however long ago.
+ *
+ * References and idempotency keys are the importing terminal key's own (issue #22): a reference another key
+ * imported first is refused for good with 409 IMPORT_REFERENCE_TAKEN — never answered with that key's order
+ * (which this key could then cancel), never taken as this order made (which would swallow a real sale). The
+ * terminal puts it in its conflict inbox, where staff see it. The order belongs to the importing key's owner;
+ * a key of the same owner (the terminal's replaced key, `keys replace`) gets the order back like its first key.
+ *
+ * One transaction per order, not per batch (issue #22): a batch of 100 orders of up to
+ * LIMITS.maxTicketsPerOrder tickets each held the event loop — every till of the hub — for seconds. Now the
+ * loop gets a turn between orders once a slice has taken its time (shared/time-slices.ts), so the longest
+ * pause is one order (~20–40 ms at the maximum). What that changes: an order is committed before the next one
+ * starts, so when something unexpected stops a batch halfway (a 500, a crash) the orders before it exist; the
+ * terminal sends the batch again, as it does for any lost answer, and those orders answer `replayed: true`
+ * with the order made the first time — still exactly once, each order still all or nothing. Another request
+ * may run between two orders of a batch (a till's sale, the same terminal's retry): each order checks its
+ * stock and its reference inside its own transaction, so neither can sell a place twice nor import twice.
+ * The answer still goes out once every order of the batch is on the disk (group commit, store/durability.ts).
+ */
+
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+export type ImportOutcome = {
+  readonly reference: string;
+  readonly idempotencyKey: string;
+} & ({ readonly order: Order; readonly replayed: boolean } | { readonly error: EngineError });
+
+export async function importOrders(ctx: EngineContext, apiKey: Caller, body: ImportBody): Promise<ImportOutcome[]> {
+  const clock = slices();
+  const outcomes: ImportOutcome[] = [];
+  for (const [index, order] of body.orders.entries()) {
+    const named = { reference: order.reference, idempotencyKey: order.idempotencyKey };
+    try {
+      outcomes.push({ ...named, ...(await ctx.store.transaction(async (tx) => importOne(ctx, tx, apiKey, order, ctx.now()))) });
+    } catch (error) {
+      if (!(error instanceof EngineError)) throw error;
+      outcomes.push({ ...named, error: within(error, `orders[${index}]`) });
+    }
+    await clock.breathe();
+  }
+  return outcomes;
+}
+
+async function importOne(ctx: EngineContext, tx: Tx, apiKey: Caller, order: ImportOrder, now: number) {
+  if (!UUID_V4.test(order.idempotencyKey)) throw new EngineError('INVALID_IDEMPOTENCY_KEY', { param: 'idempotencyKey' });
+  const key = order.idempotencyKey.toLowerCase();
+  // one import of a reference at a time, across processes too
+  await tx.locks.named(`import:${order.reference}`);
+  const earlier = await tx.imports.byKey(apiKey.keyId, key);
+  if (earlier && earlier.reference !== order.reference) throw new EngineError('IDEMPOTENCY_KEY_REUSED', { param: 'idempotencyKey' });
+  const known = earlier ?? (await tx.imports.byReference(order.reference));
+  // the same terminal under a replaced key (keys replace: same owner) gets its order back too
+  if (known && known.apiKeyId !== apiKey.keyId && (await tx.orders.owner(known.orderId))?.owner !== apiKey.owner) {
+    throw new EngineError('IMPORT_REFERENCE_TAKEN', { param: 'reference' });
+  }
+  if (known) return { order: await readOrder(tx, known.orderId), replayed: true };
+
+  const cart = await createCartIn(ctx, tx, { items: order.items, ...(order.currency !== undefined && { currency: order.currency }) }, apiKey);
+  if (order.extras !== undefined && order.extras.length > 0) await addExtrasIn(ctx, tx, cart.id, { items: order.extras });
+  for (const code of order.vouchers ?? []) await applyVoucherIn(ctx, tx, cart.id, code);
+  const start = await beginCheckoutIn(
+    ctx,
+    tx,
+    {
+      apiKeyId: apiKey.keyId,
+      apiKeyScopes: apiKey.scopes,
+      apiKeyOwner: apiKey.owner,
+      idempotencyKey: key,
+      body: { cartId: cart.id, expectedTotal: order.expectedTotal, payment: { method: 'external', reference: order.reference } },
+    },
+    now,
+  );
+  // The key names a checkout of another cart (POST /orders): beginCheckout refused it already.
+  if (start.kind === 'replay') throw new EngineError('IDEMPOTENCY_KEY_REUSED', { param: 'idempotencyKey' });
+  const settled = await settleCheckoutIn(ctx, tx, start.attempt, { status: 'approved' }, now);
+  if ('error' in settled) throw settled.error;
+  await tx.imports.record({ apiKeyId: apiKey.keyId, idempotencyKey: key, reference: order.reference, orderId: settled.order.id }, now);
+  return { order: settled.order, replayed: false };
+}
+
+async function readOrder(tx: Tx, orderId: string): Promise<Order> {
+  const row = await tx.orders.get(orderId);
+  if (!row) throw new Error(`imported order ${orderId} is missing`);
+  const [view] = await orderViews(tx, [row]);
+  if (!view) throw new Error(`imported order ${orderId} has no view`);
+  return view;
+}
+
+/** The error with its param under the order it concerns, e.g. `orders[3].items[0].quantity`. */
+function within(error: EngineError, prefix: string): EngineError {
+  const param = error.param === undefined ? prefix : `${prefix}.${error.param}`;
+  return new EngineError(error.code, { param, ...(error.details !== undefined && { details: error.details }) });
+}
