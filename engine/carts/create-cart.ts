@@ -5,6 +5,7 @@ import { consumeAllocation, limitToHoldings, withAllocation } from '../allocatio
 import { cartView } from './cart-view';
 import type { EngineContext } from '../shared/context';
 import type { Tx } from '../store/port';
+import type { CartRow } from '../store/cart-repo';
 import { locationOf, priceContextFor } from '../catalog/price-context';
 
 /**
@@ -29,12 +30,15 @@ export async function createCartIn(ctx: EngineContext, tx: Tx, body: CreateCartB
   const location = await locationOf(tx, occurrence.locationId);
   const pricing = await priceContextFor(tx, location, body.currency, now);
 
+  // Locks in the one order (store/port.ts): the previous cart, then every place this request touches — the
+  // previous cart's and the new one's together, per show in id order — before any stock is read or moved. Two
+  // customers swapping seats in opposite directions then queue instead of deadlocking.
+  const previous = body.previousCartId === undefined ? undefined : await previousCart(tx, body.previousCartId, caller);
+  for (const [occurrenceId, items] of placesTouched(occurrence.id, body.items, previous)) await tx.locks.inventory(occurrenceId, items);
   await tx.carts.releaseExpired(now);
   await tx.allocations.lapse(now);
-  if (body.previousCartId !== undefined) await releasePrevious(tx, body.previousCartId, now, caller);
+  if (previous) await releasePrevious(tx, previous.cart, now);
 
-  // the places this cart takes, locked before their stock is read (store/port.ts Locks)
-  await tx.locks.inventory(occurrence.id, [...new Set(body.items.map((item) => item.inventoryItemId))].sort());
   const plan = planCart(body.items, occurrence, {
     occurrences: new Map([[occurrence.id, occurrence]]),
     inventory: await limitToHoldings(
@@ -63,10 +67,34 @@ export async function createCartIn(ctx: EngineContext, tx: Tx, body: CreateCartB
   return cartView(tx, { ...cart, status: 'held', orderId: null }, now, undefined, { location, context: pricing, lines }, 'items');
 }
 
-async function releasePrevious(tx: Tx, cartId: string, now: number, caller: Caller | undefined): Promise<void> {
+interface PreviousCart {
+  readonly cart: CartRow;
+  readonly places: readonly string[];
+}
+
+/** The previous cart of the caller (locked), with the places it holds; none when unknown or another key's. */
+async function previousCart(tx: Tx, cartId: string, caller: Caller | undefined): Promise<PreviousCart | undefined> {
   await tx.locks.cart(cartId);
   const owner = await tx.carts.owner(cartId);
-  if (caller && owner && !usesCart(caller, owner.owner)) return;
-  const previous = await tx.carts.get(cartId);
-  if (previous?.status === 'held' && previous.expiresAt > now && !(await tx.checkout.pendingForCart(cartId))) await tx.carts.release(cartId, 'released');
+  if (caller && owner && !usesCart(caller, owner.owner)) return undefined;
+  const cart = await tx.carts.get(cartId);
+  if (!cart) return undefined;
+  const places = (await tx.carts.lines(cartId)).flatMap((line) => (line.inventoryItemId === undefined ? [] : [line.inventoryItemId]));
+  return { cart, places };
+}
+
+/** Per show, in id order (shows too), the places a new cart and the cart it replaces hold. */
+function placesTouched(occurrenceId: string, items: CreateCartBody['items'], previous: PreviousCart | undefined): [string, string[]][] {
+  const byShow = new Map<string, Set<string>>([[occurrenceId, new Set(items.map((item) => item.inventoryItemId))]]);
+  if (previous) {
+    const set = byShow.get(previous.cart.occurrenceId) ?? new Set<string>();
+    for (const place of previous.places) set.add(place);
+    byShow.set(previous.cart.occurrenceId, set);
+  }
+  const inOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return [...byShow].sort(([a], [b]) => inOrder(a, b)).map(([show, places]) => [show, [...places].sort(inOrder)]);
+}
+
+async function releasePrevious(tx: Tx, previous: CartRow, now: number): Promise<void> {
+  if (previous.status === 'held' && previous.expiresAt > now && !(await tx.checkout.pendingForCart(previous.id))) await tx.carts.release(previous.id, 'released');
 }

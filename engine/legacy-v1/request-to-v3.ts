@@ -84,6 +84,8 @@ export async function upsertBasket(legacy: LegacyContext, channelId: string, bod
   const { ctx } = legacy;
   return ctx.store.transaction(async (tx) => {
     const plan = await planBasket(body.reservations, probeOf(tx));
+    // one upsert of a basket at a time (processes sharing a database too): the second sees the first's cart
+    await tx.locks.named(`basket\n${channelId}\n${body.reference}`);
     const cartId = await tx.baskets.cartOf(channelId, body.reference);
     const current = cartId === undefined ? undefined : await stillHeld(ctx, tx, cartId);
     const cart = current && sameTickets(current, plan) ? await syncExtras(ctx, tx, current, plan) : await replaceCart(ctx, tx, current, plan);
