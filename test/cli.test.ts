@@ -1,11 +1,11 @@
 import Database from 'better-sqlite3';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ENGINE_NODE_FLAGS, ENGINE_PROCESS_FLAGS, ENGINE_V8_FLAGS } from '../engine/cli/v8-flags';
+import { api, collect, groupGone, keys, killGroup, lastLine, ROOT, running, serve, SLOW, STACK_FRAME, tempDir, useCliCleanup, type Finished } from './helpers/cli';
 
 /**
  * The command line of contract §1 as real processes: `keys create|list|revoke` and `serve` with its options,
@@ -14,117 +14,10 @@ import { ENGINE_NODE_FLAGS, ENGINE_PROCESS_FLAGS, ENGINE_V8_FLAGS } from '../eng
  *
  * `keys` runs as `npx tsx engine/cli/keys.ts`. `serve` runs exactly as a user starts it, `npm run serve -- …`:
  * the script execs node, so npm hands SIGTERM and SIGINT straight to the engine. Each server is started in its
- * own process group, which afterEach kills if a test left it running.
+ * own process group, which afterEach kills if a test left it running (test/helpers/cli.ts).
  */
 
-const ROOT = resolve(import.meta.dirname, '..');
-const SLOW = 60_000;
-
-interface Finished {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-const running = new Set<ChildProcess>();
-const tempDirs: string[] = [];
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'kassa-cli-'));
-  tempDirs.push(dir);
-  return dir;
-}
-
-function collect(child: ChildProcess) {
-  const out = { stdout: '', stderr: '' };
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out.stdout += chunk));
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (out.stderr += chunk));
-  const exited = new Promise<Finished>((done) => {
-    child.on('close', (code, signal) => {
-      running.delete(child);
-      done({ code, signal, ...out });
-    });
-  });
-  return { out, exited };
-}
-
-/** `npx tsx <script> <args>` to completion */
-function npxTsx(script: string, args: string[]): Promise<Finished> {
-  const child = spawn('npx', ['tsx', script, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  running.add(child);
-  return collect(child).exited;
-}
-
-const keys = (...args: string[]) => npxTsx('engine/cli/keys.ts', args);
-
-interface Server {
-  child: ChildProcess;
-  url: string;
-  port: number;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<Finished>;
-}
-
-/** starts `serve` and resolves once it printed both readiness lines; rejects with its output if it exits first */
-async function serve(args: string[]): Promise<Server> {
-  const child = spawn('npm', ['run', '-s', 'serve', '--', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  running.add(child);
-  const { out, exited } = collect(child);
-  const ready = /^listening on (http:\/\/127\.0\.0\.1:(\d+))$/m;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const match = ready.exec(out.stdout);
-    if (match && /^ui: /m.test(out.stdout)) {
-      return { child, url: match[1] ?? '', port: Number(match[2]), stdout: () => out.stdout, stderr: () => out.stderr, exited };
-    }
-    const early = await Promise.race([exited, new Promise<undefined>((done) => setTimeout(() => done(undefined), 50))]);
-    if (early) throw new Error(`serve exited (${early.code}) before it was ready:\n${early.stdout}\n${early.stderr}`);
-    if (Date.now() > deadline) throw new Error(`serve not ready in 30 s:\n${out.stdout}\n${out.stderr}`);
-  }
-}
-
-/** true while any process of the group `pid` leads is alive */
-function groupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Waits up to 3 s for every process of the group to exit (tsx's esbuild helper follows the engine out). */
-async function groupGone(pid: number): Promise<boolean> {
-  for (let waited = 0; waited < 3000; waited += 50) {
-    if (!groupAlive(pid)) return true;
-    await new Promise((done) => setTimeout(done, 50));
-  }
-  return !groupAlive(pid);
-}
-
-function killGroup(child: ChildProcess): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    // the group is already gone
-  }
-}
-
-async function api<T = unknown>(server: Server, method: string, path: string, key: string | undefined, body?: unknown): Promise<{ status: number; body: T }> {
-  const headers: Record<string, string> = {};
-  if (key !== undefined) headers['x-svc-api-key'] = key;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${server.url}/api/v3${path}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
-  const text = await response.text();
-  return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
-}
-
-const lastLine = (text: string) => text.trimEnd().split('\n').at(-1) ?? '';
 const ITEM = { occurrenceId: 'brass-2027-03-12', inventoryItemId: 'standing', priceOptionId: 'standing-adult', quantity: 2 };
-const STACK_FRAME = /^\s+at .+[:(]/m;
 
 function portRefuses(port: number): Promise<boolean> {
   return new Promise((done) => {
@@ -141,15 +34,7 @@ function openData(dir: string): Database.Database {
   return new Database(join(dir, 'kassa.sqlite'), { readonly: true, fileMustExist: true });
 }
 
-afterEach(async () => {
-  const left = [...running];
-  for (const child of left) killGroup(child);
-  await Promise.all(left.map((child) => new Promise((done) => (child.exitCode !== null || child.signalCode !== null ? done(undefined) : child.once('close', done)))));
-});
-
-afterAll(() => {
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
-});
+useCliCleanup();
 
 describe('keys command', () => {
   let data: string;

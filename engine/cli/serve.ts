@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { EngineError } from '../domain/errors';
 import { CatalogFileError, LOG_REDACTIONS, startEngine } from '../start';
+import { DatabaseOpenError } from '../store/open';
 import { parseServeArgs, titleWithoutKey, UsageError } from './args';
 
 /**
@@ -69,7 +70,7 @@ function bundledPaths(): { migrationsDir?: string; postgresMigrationsDir?: strin
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof UsageError || error instanceof CatalogFileError) console.error(`error: ${error.message}`);
+  if (error instanceof UsageError || error instanceof CatalogFileError || error instanceof DatabaseOpenError) console.error(`error: ${error.message}`);
   else if (error instanceof EngineError) console.error(`error: catalog rejected: ${error.code} at ${error.param ?? '?'} ${JSON.stringify(error.details ?? {})}`);
   else console.error(error);
   process.exit(1);

@@ -71,5 +71,11 @@ describe('the process title of a serve given --upstream-key', () => {
 
   it('leaves the title alone when no key is on the command line', () => {
     expect(titleWithoutKey(['--upstream', 'http://hub', '--upstream-key-file', '/etc/kassa/key'])).toBeUndefined();
+    expect(titleWithoutKey(['--database', 'postgres://kassa@db.example:5432/kassa'])).toBeUndefined();
+  });
+
+  it('shows a --database URL with its password as ***, in both spellings', () => {
+    expect(titleWithoutKey(['--database', 'postgres://kassa:pg_s3cret@db.example:5432/kassa', '--port', '8801'])).toBe('kassa-serve --database postgres://kassa:***@db.example:5432/kassa --port 8801');
+    expect(titleWithoutKey(['--database=postgresql://kassa:pg_s3cret@db.example/kassa'])).toBe('kassa-serve --database=postgresql://kassa:***@db.example/kassa');
   });
 });
