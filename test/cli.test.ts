@@ -5,6 +5,8 @@ import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ENGINE_NODE_FLAGS, ENGINE_PROCESS_FLAGS, ENGINE_V8_FLAGS } from '../engine/cli/v8-flags';
+import pg from 'pg';
+import { baseUrl, createTestDatabase, postgresAvailable, postgresSuite } from './helpers/postgres';
 import { api, collect, groupGone, keys, killGroup, lastLine, ROOT, running, serve, SLOW, STACK_FRAME, tempDir, useCliCleanup, type Finished } from './helpers/cli';
 
 /**
@@ -502,5 +504,95 @@ describe('serve refuses bad options and bad catalogs', () => {
     expect(result.stderr).toContain('events[0].locationId');
     expect(result.stderr).toMatch(/unknown_location|INVALID_FIELD_VALUE/);
     expect(result.stderr).not.toMatch(STACK_FRAME);
+  });
+});
+
+describe('serve --database: a bad URL, an unreachable server, a password that never shows', () => {
+  async function failing(args: string[]): Promise<Finished> {
+    const child = spawn('npm', ['run', '-s', 'serve', '--', '--port', '0', '--data', tempDir(), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    running.add(child);
+    const timer = setTimeout(() => killGroup(child), 30_000);
+    const finished = await collect(child).exited;
+    clearTimeout(timer);
+    expect(finished.stdout).not.toMatch(/listening on/);
+    return finished;
+  }
+
+  it.each([
+    ['postgres://kassa:pw_hidden@[bad/kassa', 'error: --database: not a valid postgres:// URL'],
+    ['mysql://kassa:pw_hidden@db/kassa', 'error: --database takes sqlite: or a postgres://user@host:port/db URL'],
+  ])('%s is a usage error: exit 1 with one line, as --port abc, no stack trace, no password', { timeout: SLOW }, async (url, message) => {
+    const result = await failing(['--database', url]);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toBe(message);
+    expect(result.stderr).not.toContain('pw_hidden');
+  });
+
+  it('KASSA_DATABASE with a bad URL fails the same way', { timeout: SLOW }, async () => {
+    const child = spawn('npm', ['run', '-s', 'serve', '--', '--port', '0', '--data', tempDir()], { cwd: ROOT, env: { ...process.env, KASSA_DATABASE: 'postgres://kassa:pw_hidden@[bad' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    running.add(child);
+    const result = await collect(child).exited;
+    expect([result.code, result.stderr.trim()]).toEqual([1, 'error: --database: not a valid postgres:// URL']);
+  });
+
+  it('an unreachable server fails the start: exit 1, one line naming the host and port, never the password', { timeout: SLOW }, async () => {
+    const result = await failing(['--database', 'postgres://kassa:pw_hidden@127.0.0.1:1/kassa']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: cannot open the PostgreSQL database postgres:\/\/kassa:\*\*\*@127\.0\.0\.1:1\/kassa: connect ECONNREFUSED 127\.0\.0\.1:1$/m);
+    expect(result.stdout + result.stderr).not.toContain('pw_hidden');
+    expect(result.stderr).not.toMatch(STACK_FRAME);
+  });
+
+  it('a host that does not resolve is named too', { timeout: SLOW }, async () => {
+    const result = await failing(['--database', 'postgres://kassa:pw_hidden@no-such-host.invalid/kassa']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: cannot open the PostgreSQL database postgres:\/\/kassa:\*\*\*@no-such-host\.invalid\/kassa: .*no-such-host\.invalid/m);
+    expect(result.stdout + result.stderr).not.toContain('pw_hidden');
+  });
+
+  it.skipIf(!postgresAvailable())(postgresSuite('a password in the URL: the process runs, warns, and the password is in no log line, no readiness line, not in its process title, not in the pool\'s warnings'), { timeout: 2 * SLOW }, async () => {
+    const url = new URL(await createTestDatabase({ migrated: true }));
+    url.password = 'pg_s3cret_4711'; // the test cluster trusts loopback: the password is not checked
+    // node itself, not `npm run serve`: npm and its shell keep their own command lines
+    const child = spawn(process.execPath, ['--import', 'tsx', 'engine/cli/serve.ts', '--port', '0', '--data', tempDir(), '--no-demo', '--log-level', 'trace', '--database', url.toString()], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    running.add(child);
+    const { out, exited } = collect(child);
+    const deadline = Date.now() + 30_000;
+    while (!/^listening on /m.test(out.stdout)) {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`serve not ready:\n${out.stdout}\n${out.stderr}`);
+      await new Promise((done) => setTimeout(done, 50));
+    }
+    expect(readFileSync(`/proc/${child.pid}/cmdline`, 'utf8')).not.toContain('pg_s3cret_4711');
+    expect(readFileSync(`/proc/${child.pid}/cmdline`, 'utf8')).toContain(`--database postgres://postgres:***@${url.host}${url.pathname}`);
+    expect(out.stdout).toMatch(new RegExp(`^database: postgres://postgres:\\*\\*\\*@${url.host}${url.pathname}$`, 'm'));
+    expect(out.stderr).toMatch(/--database carries a password/);
+    const base = /^listening on (\S+)$/m.exec(out.stdout)?.[1] ?? '';
+    expect((await fetch(`${base}/api/v3/health`)).status).toBe(200);
+
+    // the server ends the pool's sessions (as a PostgreSQL restart would): the pool's warning names the database
+    const admin = new pg.Client({ connectionString: baseUrl() });
+    await admin.connect();
+    try {
+      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [url.pathname.slice(1)]);
+    } finally {
+      await admin.end();
+    }
+    for (let waited = 0; !out.stderr.includes('a connection failed'); waited += 50) {
+      if (waited > 10_000) throw new Error(`no warning of the lost connections:\n${out.stderr}`);
+      await new Promise((done) => setTimeout(done, 50));
+    }
+    expect(out.stderr).toContain(`PostgreSQL postgres://postgres:***@${url.host}${url.pathname}: a connection failed`);
+    // the pool opens new ones: health answers again (at once, or after a 503 while a dropped session was tried)
+    let status = 0;
+    for (let tries = 0; status !== 200 && tries < 50; tries += 1) {
+      status = (await fetch(`${base}/api/v3/health`)).status;
+      if (status !== 200) await new Promise((done) => setTimeout(done, 100));
+    }
+    expect(status).toBe(200);
+    child.kill('SIGTERM');
+    const finished = await exited;
+    expect(finished.code).toBe(0);
+    expect(finished.stdout + finished.stderr).not.toContain('pg_s3cret_4711');
+    expect(finished.stdout + finished.stderr).not.toContain(encodeURIComponent('pg_s3cret_4711'));
   });
 });
