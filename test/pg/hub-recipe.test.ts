@@ -1,0 +1,223 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MASTER_KEY_FILE } from '../../engine/store/channel-repo';
+import { startTestEngine, testStaffPinHash, type TestEngine } from '../helpers/engine';
+import { createTestDatabase, postgresAvailable, postgresSuite } from '../helpers/postgres';
+import { kill, startServe, type ServeProcess } from '../helpers/serve-process';
+import { catalogFile, FAST, httpApi, importedOrders, sellMany, SYNC_SCOPES, waitForSynced, type Order } from '../sync/harness';
+
+/**
+ * The hub recipe of docs/notes-ops.md (a hub on PostgreSQL: two engine processes behind a proxy, no Docker),
+ * followed as far as this machine allows without installing packages: one PostgreSQL database (the run's
+ * throwaway cluster stands in for Debian's `postgresql` package), keys made once with `keys --database`, the
+ * channel master key made once and copied into each process's `--data`, two real `serve --database` processes
+ * started together on the empty database (the migrations run once), and in front of them a small round-robin
+ * proxy standing in for haproxy — it checks `/api/v3/health` every second, sends a request whose connection is
+ * refused to the other process (haproxy's `retries` + `option redispatch`) and answers 502 when a process dies
+ * with a request under way. A terminal engine sells through it; one hub process is killed (SIGKILL) mid-way, and
+ * every order the terminal sold reaches the hub exactly once through the other.
+ */
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const run = promisify(execFile);
+
+/** `npm run keys -- …` as the recipe runs it (node + tsx, as the npm script execs) */
+async function keysCommand(args: string[], env: Record<string, string>): Promise<string> {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'engine/cli/keys.ts', ...args], { cwd: new URL('../../', import.meta.url), env: { ...process.env, ...env } });
+  return stdout.trimEnd().split('\n').at(-1) ?? '';
+}
+
+interface Backend {
+  readonly port: number;
+  up: boolean;
+  passes: number;
+  fails: number;
+}
+
+/**
+ * The stand-in for the recipe's haproxy: round robin over the backends marked up; every second a GET of
+ * /api/v3/health (Host 127.0.0.1, as the recipe's `http-check send`) marks a backend down after two failures and
+ * up after two passes (`inter 1s fall 2 rise 2`); a refused connection marks it down at once and the request goes
+ * to the next (`retries`, `option redispatch`: safe, nothing was sent). The recipe's proxy listens on port 80, so
+ * its clients send `Host` without a port; this one listens on a free port and drops the port from `Host`, which
+ * is what reaches the engines behind the real one.
+ */
+async function startProxy(ports: readonly number[]): Promise<{ url: string; backends: Backend[]; forwarded: Map<number, number>; close: () => Promise<void> }> {
+  const backends: Backend[] = ports.map((port) => ({ port, up: true, passes: 0, fails: 0 }));
+  const forwarded = new Map<number, number>();
+  let next = 0;
+  const pick = (tried: ReadonlySet<number>): Backend | undefined => {
+    for (let i = 0; i < backends.length; i++) {
+      const backend = backends[(next + i) % backends.length];
+      if (backend && backend.up && !tried.has(backend.port)) {
+        next = (next + i + 1) % backends.length;
+        return backend;
+      }
+    }
+    return undefined;
+  };
+  const server: Server = createServer((incoming, outgoing) => {
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    incoming.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const tried = new Set<number>();
+      const attempt = (): void => {
+        const backend = pick(tried);
+        if (!backend) {
+          outgoing.writeHead(503, { 'content-type': 'text/plain' }).end('no server is available');
+          return;
+        }
+        tried.add(backend.port);
+        const host = (incoming.headers.host ?? '').replace(/:\d+$/, '');
+        const upstream = request({ host: '127.0.0.1', port: backend.port, method: incoming.method, path: incoming.url, headers: { ...incoming.headers, host } }, (answer: IncomingMessage) => {
+          forwarded.set(backend.port, (forwarded.get(backend.port) ?? 0) + 1);
+          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(outgoing);
+          answer.on('error', () => outgoing.destroy());
+        });
+        upstream.on('error', (error: NodeJS.ErrnoException) => {
+          if (error.code === 'ECONNREFUSED') {
+            backend.up = false; // nothing was sent: another server takes it
+            attempt();
+          } else if (!outgoing.headersSent) {
+            outgoing.writeHead(502, { 'content-type': 'text/plain' }).end('bad gateway');
+          } else {
+            outgoing.destroy();
+          }
+        });
+        upstream.end(body);
+      };
+      attempt();
+    });
+  });
+  const check = (backend: Backend): void => {
+    const probe = request({ host: '127.0.0.1', port: backend.port, path: '/api/v3/health', headers: { host: '127.0.0.1' }, timeout: 900 }, (answer) => {
+      answer.resume();
+      const ok = answer.statusCode === 200;
+      backend.passes = ok ? backend.passes + 1 : 0;
+      backend.fails = ok ? 0 : backend.fails + 1;
+      if (backend.passes >= 2) backend.up = true;
+      if (backend.fails >= 2) backend.up = false;
+    });
+    probe.on('timeout', () => probe.destroy());
+    probe.on('error', () => {
+      backend.passes = 0;
+      backend.fails += 1;
+      if (backend.fails >= 2) backend.up = false;
+    });
+    probe.end();
+  };
+  const checks = setInterval(() => backends.forEach(check), 1000);
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    backends,
+    forwarded,
+    close: async () => {
+      clearInterval(checks);
+      server.closeAllConnections();
+      await new Promise((closed) => server.close(closed));
+    },
+  };
+}
+
+/** Every order of the hub (all pages of GET /orders, admin key), through the proxy. */
+async function hubOrders(proxyUrl: string, adminKey: string): Promise<Order[]> {
+  const api = httpApi(proxyUrl, adminKey);
+  const orders: Order[] = [];
+  let cursor: string | undefined;
+  do {
+    const response = await api.request<{ data: Order[]; nextCursor?: string }>('GET', `/orders?limit=200${cursor === undefined ? '' : `&cursor=${encodeURIComponent(cursor)}`}`);
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    orders.push(...response.body.data);
+    cursor = response.body.nextCursor;
+  } while (cursor !== undefined);
+  return orders;
+}
+
+describe.skipIf(!postgresAvailable())(postgresSuite('the hub recipe: two serve --database processes behind a proxy, a terminal selling through it'), () => {
+  it('orders reach the hub exactly once, also when one hub process is killed mid-way', { timeout: 240_000 }, async () => {
+    // 1. the database (the recipe: createuser + createdb on Debian's postgresql); empty, the first process migrates it
+    const database = await createTestDatabase();
+    const root = mkdtempSync(join(tmpdir(), 'kassa-hub-recipe-'));
+    cleanups.push(() => rmSync(root, { recursive: true, force: true }));
+    const hub1 = join(root, 'hub-1');
+    const hub2 = join(root, 'hub-2');
+    const keysData = join(root, 'keys');
+    const env = { KASSA_DATABASE: database, KASSA_STAFF_PIN_HASH: testStaffPinHash() };
+    const catalog = catalogFile();
+    cleanups.push(() => catalog.remove());
+
+    // 2. keys made once, on the database (a throwaway --data: no key command writes there)
+    const adminKey = await keysCommand(['create', '--data', keysData, '--name', 'ops', '--scopes', 'admin'], env);
+    const terminalKey = await keysCommand(['create', '--data', keysData, '--name', 'till-1', '--owner', 'till-1', '--scopes', SYNC_SCOPES.join(',')], env);
+    expect(readdirSync(keysData)).toEqual([]);
+
+    // 3. one channel master key, copied into each process's --data (the recipe's `install -m 600`)
+    for (const dir of [hub1, hub2]) mkdirSync(dir);
+    const made = join(hub1, MASTER_KEY_FILE);
+    writeFileSync(made, randomBytes(32).toString('base64url'), { mode: 0o600 });
+    copyFileSync(made, join(hub2, MASTER_KEY_FILE));
+
+    // 4. two serve processes on the one database, started together
+    const serveArgs = (data: string) => ['--data', data, '--catalog', catalog.path, '--no-demo', '--rate-limit', '0'];
+    const hubs: ServeProcess[] = await Promise.all([startServe(serveArgs(hub1), 60_000, env), startServe(serveArgs(hub2), 60_000, env)]);
+    cleanups.push(async () => {
+      for (const hub of hubs) await kill(hub, 'SIGKILL');
+    });
+    const fingerprints = hubs.map((hub) => /"masterKey":"([0-9a-f]{12})"/.exec(hub.output())?.[1]);
+    expect(fingerprints[0]).toMatch(/^[0-9a-f]{12}$/);
+    expect(fingerprints[1]).toBe(fingerprints[0]);
+
+    // 5. the proxy in front, health-checking both
+    const proxy = await startProxy(hubs.map((hub) => Number(new URL(hub.url).port)));
+    cleanups.push(() => proxy.close());
+
+    // 6. a terminal pointed at the proxy's URL
+    const terminal: TestEngine = await startTestEngine({ catalogFile: catalog.path, demo: false, upstream: { url: proxy.url, key: terminalKey, pullIntervalMs: 60_000, ...FAST } });
+    cleanups.push(() => terminal.close());
+
+    const before = await sellMany(terminal, 20);
+    await waitForSynced(terminal, 60_000);
+    // round robin: both processes took part
+    expect(hubs.map((hub) => proxy.forwarded.get(Number(new URL(hub.url).port)) ?? 0).every((count) => count > 0)).toBe(true);
+
+    // 7. one hub process dies mid-way, while the terminal sells and syncs
+    let sold = false;
+    const selling = sellMany(terminal, 20, 20).finally(() => (sold = true));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const [victim, survivor] = hubs;
+    if (!victim || !survivor) throw new Error('no hub processes');
+    const survivorPort = Number(new URL(survivor.url).port);
+    const survivorBefore = proxy.forwarded.get(survivorPort) ?? 0;
+    await kill(victim, 'SIGKILL');
+    expect(sold, 'the sales were still under way when the hub process died').toBe(false);
+    const during = await selling;
+    const after = await sellMany(terminal, 10, 40);
+    const synced = await waitForSynced(terminal, 90_000);
+    expect(synced).toMatchObject({ waiting: 0, conflicts: [], upstreamKind: 'hub' });
+    expect(proxy.backends[0]?.up).toBe(false);
+    expect(proxy.forwarded.get(survivorPort) ?? 0).toBeGreaterThan(survivorBefore);
+
+    const local = [...before, ...during, ...after];
+    const imported = importedOrders(await hubOrders(proxy.url, adminKey));
+    const references = imported.map((order) => order.payment.reference ?? '');
+    expect(references.filter((reference, index) => references.indexOf(reference) !== index)).toEqual([]);
+    expect(new Set(references)).toEqual(new Set(local.map((order) => order.id)));
+    expect(imported).toHaveLength(local.length);
+    for (const order of imported) expect(order.status).toBe('confirmed');
+  });
+});
