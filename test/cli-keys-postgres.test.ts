@@ -16,6 +16,9 @@ import { createTestDatabase, postgresAvailable, postgresSuite } from './helpers/
 
 useCliCleanup();
 
+/** `serve` from source (`npm run serve:dev`): test/cli.test.ts may be rebuilding the bundle `npm run serve` runs */
+const serveDev = (args: string[]) => serve(args, {}, 'serve:dev');
+
 /** the data folder holds no SQLite database: the command went to PostgreSQL */
 const noSqlite = (dir: string) => expect(readdirSync(dir).filter((name) => name.startsWith('kassa.sqlite'))).toEqual([]);
 
@@ -43,7 +46,7 @@ describe.skipIf(!postgresAvailable())(postgresSuite('keys --database postgres://
     const [line] = await listed('till-1');
     expect(line?.split('\t')).toEqual([expect.stringMatching(/^key_/), 'till-1', 'catalog:read,carts:write', expect.any(String), 'active', 'owner till-1']);
 
-    const server = await serve(['--database', url, '--data', tempDir(), '--port', '0', '--no-demo']);
+    const server = await serveDev(['--database', url, '--data', tempDir(), '--port', '0', '--no-demo']);
     expect((await api(server, 'GET', '/locations', first)).status).toBe(200);
 
     const replaced = await keys('replace', idOf(line), '--database', url, '--data', data);
@@ -133,12 +136,12 @@ describe.skipIf(!postgresAvailable())(postgresSuite('keys --database: v1 channel
   it('an engine whose --data holds a copy of the key file checks the channel; one with another key warns at its start and refuses it', { timeout: 2 * SLOW }, async () => {
     const copied = tempDir();
     copyFileSync(join(hubData, MASTER_KEY_FILE), join(copied, MASTER_KEY_FILE));
-    const good = await serve(['--database', url, '--data', copied, '--port', '0', '--no-demo']);
+    const good = await serveDev(['--database', url, '--data', copied, '--port', '0', '--no-demo']);
     expect(await v1Status(good)).toBe(404);
     expect(good.stderr()).not.toMatch(/made with another/);
 
     const stranger = tempDir(); // its own key file, made at its start
-    const bad = await serve(['--database', url, '--data', stranger, '--port', '0', '--no-demo']);
+    const bad = await serveDev(['--database', url, '--data', stranger, '--port', '0', '--no-demo']);
     expect(await v1Status(bad)).toBe(401);
     const warning = bad.stderr().split('\n').find((entry) => entry.includes('made with another'));
     expect(warning, bad.stderr()).toBeDefined();

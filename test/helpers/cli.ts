@@ -62,9 +62,13 @@ export interface Server {
   exited: Promise<Finished>;
 }
 
-/** starts `serve` and resolves once it printed both readiness lines; rejects with its output if it exits first */
-export async function serve(args: string[], env: Readonly<Record<string, string>> = {}): Promise<Server> {
-  const child = spawn('npm', ['run', '-s', 'serve', '--', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+/**
+ * starts `serve` and resolves once it printed both readiness lines; rejects with its output if it exits first.
+ * `script` 'serve:dev' runs it from source (tsx), without rebuilding the bundle that `npm run serve` rewrites at
+ * each start — for files that may run beside another that starts `npm run serve`.
+ */
+export async function serve(args: string[], env: Readonly<Record<string, string>> = {}, script: 'serve' | 'serve:dev' = 'serve'): Promise<Server> {
+  const child = spawn('npm', ['run', '-s', script, '--', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   running.add(child);
   const { out, exited } = collect(child);
   const ready = /^listening on (http:\/\/127\.0\.0\.1:(\d+))$/m;
