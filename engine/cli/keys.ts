@@ -61,9 +61,9 @@ async function main(): Promise<number> {
   const [command, id] = positionals;
   const args: Command = { command, id, name: values.name, scopes: values.scopes, owner: values.owner };
   const channels = command !== undefined && CHANNEL_COMMANDS.includes(command);
-  mkdirSync(values.data, { recursive: true });
-  // Only the channel commands derive a secret: the others neither read nor make the data folder's key file
-  // (a key of this run stands in, never used), so `keys create` against PostgreSQL leaves --data as it found it.
+  // Only the channel commands derive a secret: the others neither read nor make the data folder's key file (a key
+  // of this run stands in, never used), so a key command against PostgreSQL does not touch --data at all.
+  if (channels) mkdirSync(values.data, { recursive: true });
   const masterKey = channels ? loadMasterKey(values.data) : randomBytes(32);
   const store = await openStore(database, { dataDir: values.data, masterKey, groupCommit: false });
   try {
