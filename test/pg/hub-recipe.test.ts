@@ -11,14 +11,14 @@ import { MASTER_KEY_FILE } from '../../engine/store/channel-repo';
 import { startTestEngine, testStaffPinHash, type TestEngine } from '../helpers/engine';
 import { baseUrl, createTestDatabase, postgresAvailable, postgresSuite } from '../helpers/postgres';
 import { kill, startServe, type ServeProcess } from '../helpers/serve-process';
-import { catalogFile, FAST, httpApi, importedOrders, sell, sellMany, SYNC_SCOPES, waitForSynced, type Order } from '../sync/harness';
+import { catalogFile, FAST, FEST, httpApi, importedOrders, sell, sellMany, SYNC_SCOPES, syncCatalog, waitForSynced, type Order } from '../sync/harness';
 
 /**
  * The hub recipe of docs/notes-ops.md (a hub on PostgreSQL: two engine processes behind a proxy, no Docker),
  * followed as far as this machine allows without installing packages: one PostgreSQL database (the run's
  * throwaway cluster stands in for Debian's `postgresql` package), reached through its Unix socket, keys made once with `keys --database`, the
  * channel master key made once and copied into each process's `--data`, two real `serve --database` processes
- * started together on the empty database (the migrations run once), and in front of them a small round-robin
+ * started together on the empty database (the migrations run once), the catalog put once through the proxy, and in front of them a small round-robin
  * proxy standing in for haproxy — it checks `/api/v3/health` every second, sends a request whose connection is
  * refused to the other process (haproxy's `retries` + `option redispatch`) and answers 502 when a process dies
  * with a request under way. A terminal engine sells through it; one hub process is killed (SIGKILL) mid-way, and
@@ -189,7 +189,7 @@ describe.skipIf(!postgresAvailable())(postgresSuite('the hub recipe: two serve -
     copyFileSync(made, join(hub2, MASTER_KEY_FILE));
 
     // 4. two serve processes on the one database, started together
-    const serveArgs = (data: string) => ['--data', data, '--catalog', catalog.path, '--no-demo', '--rate-limit', '0'];
+    const serveArgs = (data: string) => ['--data', data, '--no-demo', '--rate-limit', '0'];
     const hubs: ServeProcess[] = await Promise.all([startServe(serveArgs(hub1), 60_000, env), startServe(serveArgs(hub2), 60_000, env)]);
     cleanups.push(async () => {
       for (const hub of hubs) await kill(hub, 'SIGKILL');
@@ -201,6 +201,14 @@ describe.skipIf(!postgresAvailable())(postgresSuite('the hub recipe: two serve -
     // 5. the proxy in front, health-checking both
     const proxy = await startProxy(hubs.map((hub) => Number(new URL(hub.url).port)));
     cleanups.push(() => proxy.close());
+
+    // the venue's catalog, once, through the proxy: one process imports it, both serve it
+    const imported = await httpApi(proxy.url, adminKey).request('PUT', '/catalog', { body: syncCatalog() });
+    expect(imported.status, JSON.stringify(imported.body)).toBe(200);
+    for (const hub of hubs) {
+      const events = await httpApi(hub.url, adminKey).request<{ data: { id: string }[] }>('GET', '/events');
+      expect(events.body.data.map((event) => event.id)).toEqual([FEST.eventId]);
+    }
 
     // 6. a terminal pointed at the proxy's URL. It sells only places the hub handed it; with 300 in hand (the
     // default is 10) no sale waits for a top-up, which a request cut off by the kill below would delay a cycle
@@ -235,11 +243,11 @@ describe.skipIf(!postgresAvailable())(postgresSuite('the hub recipe: two serve -
     expect(proxy.forwarded.get(survivorPort) ?? 0).toBeGreaterThan(survivorBefore);
 
     const local = [...before, ...during, ...after];
-    const imported = importedOrders(await hubOrders(proxy.url, adminKey));
-    const references = imported.map((order) => order.payment.reference ?? '');
+    const arrived = importedOrders(await hubOrders(proxy.url, adminKey));
+    const references = arrived.map((order) => order.payment.reference ?? '');
     expect(references.filter((reference, index) => references.indexOf(reference) !== index)).toEqual([]);
     expect(new Set(references)).toEqual(new Set(local.map((order) => order.id)));
-    expect(imported).toHaveLength(local.length);
-    for (const order of imported) expect(order.status).toBe('confirmed');
+    expect(arrived).toHaveLength(local.length);
+    for (const order of arrived) expect(order.status).toBe('confirmed');
   });
 });
