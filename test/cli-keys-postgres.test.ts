@@ -90,6 +90,10 @@ describe.skipIf(!postgresAvailable())(postgresSuite('keys --database postgres://
     expect(result.stdout).toContain('from-env');
     expect(result.stderr).toMatch(/^warning: --database carries a password, which other users of this machine can read in the process list: put it in PGPASSWORD or ~\/\.pgpass instead$/m);
     expect(result.stdout + result.stderr).not.toContain('pg_s3cret_4711');
+    // in KASSA_DATABASE it is in no process list: no warning
+    const fromEnv = await keysWithEnv({ KASSA_DATABASE: withPassword.toString() }, 'list', '--data', data);
+    expect([fromEnv.code, fromEnv.stderr]).toEqual([0, '']);
+    expect(fromEnv.stdout).toContain('from-env');
   });
 });
 

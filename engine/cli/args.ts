@@ -16,7 +16,8 @@ export const DATABASE_ENV = 'KASSA_DATABASE';
  * every user of the machine can read in the process list: one there works, with a warning added to `warnings`
  * (`serve` also hides it from its process title: see `titleWithoutKey`). Shared by `serve` and `keys`.
  */
-export function databaseOf(value: string | undefined, warnings: string[]): { database?: string } {
+export function databaseOf(inArgv: string | undefined, inEnv: string | undefined, warnings: string[]): { database?: string } {
+  const value = inArgv ?? inEnv;
   if (value === undefined) return {};
   let target: DatabaseUrl;
   try {
@@ -24,7 +25,8 @@ export function databaseOf(value: string | undefined, warnings: string[]): { dat
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
-  if (target.kind === 'postgres' && new URL(target.url).password !== '') {
+  // (the environment is not in the process list: KASSA_DATABASE may carry one without a word)
+  if (inArgv !== undefined && target.kind === 'postgres' && new URL(target.url).password !== '') {
     warnings.push('--database carries a password, which other users of this machine can read in the process list: put it in PGPASSWORD or ~/.pgpass instead');
   }
   return { database: value };
@@ -74,7 +76,7 @@ export function parseServeArgs(argv: readonly string[], env: Readonly<Record<str
     port: wholeNumber('--port', values.port, 65535),
     host: values.host,
     dataDir: values.data,
-    ...databaseOf(values.database ?? env[DATABASE_ENV], warnings),
+    ...databaseOf(values.database, env[DATABASE_ENV], warnings),
     catalogFile: values.catalog,
     demo: !values['no-demo'],
     holdSeconds: wholeNumber('--hold-seconds', values['hold-seconds'], 7 * 24 * 3600, 1),

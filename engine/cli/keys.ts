@@ -56,7 +56,7 @@ async function main(): Promise<number> {
     },
   });
   const warnings: string[] = [];
-  const { database } = databaseOf(values.database ?? process.env[DATABASE_ENV], warnings);
+  const { database } = databaseOf(values.database, process.env[DATABASE_ENV], warnings);
   for (const warning of warnings) console.error(`warning: ${warning}`);
   const [command, id] = positionals;
   const args: Command = { command, id, name: values.name, scopes: values.scopes, owner: values.owner };
