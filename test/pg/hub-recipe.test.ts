@@ -21,8 +21,9 @@ import { catalogFile, FAST, FEST, httpApi, importedOrders, sell, sellMany, SYNC_
  * started together on the empty database (the migrations run once), the catalog put once through the proxy, and in front of them a small round-robin
  * proxy standing in for haproxy — it checks `/api/v3/health` every second, sends a request whose connection is
  * refused to the other process (haproxy's `retries` + `option redispatch`) and answers 502 when a process dies
- * with a request under way. A terminal engine sells through it; one hub process is killed (SIGKILL) mid-way, and
- * every order the terminal sold reaches the hub exactly once through the other.
+ * with a request under way. A terminal engine sells through it; one hub process is killed (SIGKILL) mid-way, then
+ * comes back while the other is stopped (SIGTERM) mid-way — a rolling restart — and every order the terminal sold
+ * reaches the hub exactly once.
  */
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -163,7 +164,7 @@ async function hubOrders(proxyUrl: string, adminKey: string): Promise<Order[]> {
 }
 
 describe.skipIf(!postgresAvailable())(postgresSuite('the hub recipe: two serve --database processes behind a proxy, a terminal selling through it'), () => {
-  it('orders reach the hub exactly once, also when one hub process is killed mid-way', { timeout: 240_000 }, async () => {
+  it('orders reach the hub exactly once, also when one hub process is killed mid-way and in a rolling restart', { timeout: 240_000 }, async () => {
     // 1. the database (the recipe: createuser + createdb on Debian's postgresql); empty, the first process migrates
     // it. Reached as the recipe reaches it: through the server's Unix socket (peer auth there; trust here), no password.
     const tcp = new URL(await createTestDatabase());
@@ -242,7 +243,28 @@ describe.skipIf(!postgresAvailable())(postgresSuite('the hub recipe: two serve -
     expect(proxy.backends[0]?.up).toBe(false);
     expect(proxy.forwarded.get(survivorPort) ?? 0).toBeGreaterThan(survivorBefore);
 
-    const local = [...before, ...during, ...after];
+    // 8. the rolling restart of an update (`systemctl restart` of one unit, then the other): the killed process
+    // comes back on its port, the proxy's checks take it back, and the other stops gracefully (SIGTERM) mid-way
+    const victimPort = Number(new URL(victim.url).port);
+    const back = await startServe([...serveArgs(hub1), '--port', String(victimPort)], 60_000, env);
+    hubs.push(back);
+    for (let waited = 0; proxy.backends[0]?.up !== true; waited += 100) {
+      if (waited > 10_000) throw new Error('the proxy did not take the restarted process back');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const backBefore = proxy.forwarded.get(victimPort) ?? 0;
+    const rolling: Order[] = [];
+    let stopped: Promise<number | null> | undefined;
+    for (let i = 50; i < 70; i++) {
+      rolling.push(await sell(terminal, i, { seats: false }));
+      if (i === 54) stopped = kill(survivor, 'SIGTERM');
+    }
+    expect(await stopped).toBe(0);
+    const last = await sellMany(terminal, 5, 70);
+    expect(await waitForSynced(terminal, 90_000)).toMatchObject({ waiting: 0, conflicts: [] });
+    expect(proxy.forwarded.get(victimPort) ?? 0).toBeGreaterThan(backBefore);
+
+    const local = [...before, ...during, ...after, ...rolling, ...last];
     const arrived = importedOrders(await hubOrders(proxy.url, adminKey));
     const references = arrived.map((order) => order.payment.reference ?? '');
     expect(references.filter((reference, index) => references.indexOf(reference) !== index)).toEqual([]);
