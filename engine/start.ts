@@ -11,8 +11,8 @@ import { inFlight } from './http/in-flight';
 import { API_KEY_HEADER } from './http/auth';
 import { CatalogDocument } from './contract/catalog';
 import type { UiConfig } from './http/routes/ui';
-import type { Repos } from './store/port';
-import { loadMasterKey } from './store/channel-repo';
+import type { Repos, Store } from './store/port';
+import { channelsOfAnotherKey, loadMasterKey, MASTER_KEY_FILE, masterKeyFingerprint } from './store/channel-repo';
 import { openStore } from './store/open';
 import { importCatalog } from './catalog/catalog';
 import { createContext } from './shared/context';
@@ -128,9 +128,11 @@ export const LOG_REDACTIONS = [`req.headers["${API_KEY_HEADER}"]`, 'req.headers.
 export async function startEngine(options: EngineOptions): Promise<RunningEngine> {
   const logger = options.logger ?? pino({ redact: [...LOG_REDACTIONS] });
   mkdirSync(options.dataDir, { recursive: true });
-  const store = await openStore(options.database, { dataDir: options.dataDir, migrationsDir: options.migrationsDir, postgresMigrationsDir: options.postgresMigrationsDir, masterKey: loadMasterKey(options.dataDir) });
+  const masterKey = loadMasterKey(options.dataDir);
+  const store = await openStore(options.database, { dataDir: options.dataDir, migrationsDir: options.migrationsDir, postgresMigrationsDir: options.postgresMigrationsDir, masterKey });
   let printQueue: PrintQueue | undefined;
   try {
+    await reportMasterKey(store, masterKey, options.dataDir, logger);
     const now = options.now ?? Date.now;
     let baseUrl = '';
     const simulator = createSimulator(store, { baseUrl: () => baseUrl, now, answerDelayMs: options.paymentAnswerDelayMs, hangMs: options.paymentHangMs });
@@ -267,6 +269,20 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     await printQueue?.stop();
     await store.close();
     throw error;
+  }
+}
+
+/**
+ * The v1 channels' master key (store/channel-repo.ts) must be one file shared by every process of a database: on
+ * PostgreSQL the start names its fingerprint (the operator compares them across processes), and any start warns
+ * of live channels made with another key file, whose checksums fail here.
+ */
+async function reportMasterKey(store: Store, masterKey: Buffer, dataDir: string, logger: FastifyBaseLogger): Promise<void> {
+  const fingerprint = masterKeyFingerprint(masterKey);
+  if (store.dialect === 'postgres') logger.info({ masterKey: fingerprint }, `v1 channel secrets derive from ${join(dataDir, MASTER_KEY_FILE)}: every process of this database needs a copy of it`);
+  const foreign = await channelsOfAnotherKey(store.repos.channels);
+  if (foreign.length > 0) {
+    logger.warn({ channels: foreign, masterKey: fingerprint }, `${foreign.length} v1 channel(s) were made with another ${MASTER_KEY_FILE} than ${dataDir}'s: their checksums fail here; copy the file they were made with into ${dataDir}`);
   }
 }
 

@@ -1,11 +1,13 @@
 import Database from 'better-sqlite3';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ENGINE_NODE_FLAGS, ENGINE_PROCESS_FLAGS, ENGINE_V8_FLAGS } from '../engine/cli/v8-flags';
+import pg from 'pg';
+import { baseUrl, createTestDatabase, postgresAvailable, postgresSuite } from './helpers/postgres';
+import { api, collect, groupGone, keys, killGroup, lastLine, ROOT, running, serve, SLOW, STACK_FRAME, tempDir, useCliCleanup, type Finished } from './helpers/cli';
 
 /**
  * The command line of contract §1 as real processes: `keys create|list|revoke` and `serve` with its options,
@@ -14,117 +16,10 @@ import { ENGINE_NODE_FLAGS, ENGINE_PROCESS_FLAGS, ENGINE_V8_FLAGS } from '../eng
  *
  * `keys` runs as `npx tsx engine/cli/keys.ts`. `serve` runs exactly as a user starts it, `npm run serve -- …`:
  * the script execs node, so npm hands SIGTERM and SIGINT straight to the engine. Each server is started in its
- * own process group, which afterEach kills if a test left it running.
+ * own process group, which afterEach kills if a test left it running (test/helpers/cli.ts).
  */
 
-const ROOT = resolve(import.meta.dirname, '..');
-const SLOW = 60_000;
-
-interface Finished {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-const running = new Set<ChildProcess>();
-const tempDirs: string[] = [];
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'kassa-cli-'));
-  tempDirs.push(dir);
-  return dir;
-}
-
-function collect(child: ChildProcess) {
-  const out = { stdout: '', stderr: '' };
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out.stdout += chunk));
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (out.stderr += chunk));
-  const exited = new Promise<Finished>((done) => {
-    child.on('close', (code, signal) => {
-      running.delete(child);
-      done({ code, signal, ...out });
-    });
-  });
-  return { out, exited };
-}
-
-/** `npx tsx <script> <args>` to completion */
-function npxTsx(script: string, args: string[]): Promise<Finished> {
-  const child = spawn('npx', ['tsx', script, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  running.add(child);
-  return collect(child).exited;
-}
-
-const keys = (...args: string[]) => npxTsx('engine/cli/keys.ts', args);
-
-interface Server {
-  child: ChildProcess;
-  url: string;
-  port: number;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<Finished>;
-}
-
-/** starts `serve` and resolves once it printed both readiness lines; rejects with its output if it exits first */
-async function serve(args: string[]): Promise<Server> {
-  const child = spawn('npm', ['run', '-s', 'serve', '--', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  running.add(child);
-  const { out, exited } = collect(child);
-  const ready = /^listening on (http:\/\/127\.0\.0\.1:(\d+))$/m;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const match = ready.exec(out.stdout);
-    if (match && /^ui: /m.test(out.stdout)) {
-      return { child, url: match[1] ?? '', port: Number(match[2]), stdout: () => out.stdout, stderr: () => out.stderr, exited };
-    }
-    const early = await Promise.race([exited, new Promise<undefined>((done) => setTimeout(() => done(undefined), 50))]);
-    if (early) throw new Error(`serve exited (${early.code}) before it was ready:\n${early.stdout}\n${early.stderr}`);
-    if (Date.now() > deadline) throw new Error(`serve not ready in 30 s:\n${out.stdout}\n${out.stderr}`);
-  }
-}
-
-/** true while any process of the group `pid` leads is alive */
-function groupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Waits up to 3 s for every process of the group to exit (tsx's esbuild helper follows the engine out). */
-async function groupGone(pid: number): Promise<boolean> {
-  for (let waited = 0; waited < 3000; waited += 50) {
-    if (!groupAlive(pid)) return true;
-    await new Promise((done) => setTimeout(done, 50));
-  }
-  return !groupAlive(pid);
-}
-
-function killGroup(child: ChildProcess): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    // the group is already gone
-  }
-}
-
-async function api<T = unknown>(server: Server, method: string, path: string, key: string | undefined, body?: unknown): Promise<{ status: number; body: T }> {
-  const headers: Record<string, string> = {};
-  if (key !== undefined) headers['x-svc-api-key'] = key;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${server.url}/api/v3${path}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
-  const text = await response.text();
-  return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
-}
-
-const lastLine = (text: string) => text.trimEnd().split('\n').at(-1) ?? '';
 const ITEM = { occurrenceId: 'brass-2027-03-12', inventoryItemId: 'standing', priceOptionId: 'standing-adult', quantity: 2 };
-const STACK_FRAME = /^\s+at .+[:(]/m;
 
 function portRefuses(port: number): Promise<boolean> {
   return new Promise((done) => {
@@ -141,15 +36,7 @@ function openData(dir: string): Database.Database {
   return new Database(join(dir, 'kassa.sqlite'), { readonly: true, fileMustExist: true });
 }
 
-afterEach(async () => {
-  const left = [...running];
-  for (const child of left) killGroup(child);
-  await Promise.all(left.map((child) => new Promise((done) => (child.exitCode !== null || child.signalCode !== null ? done(undefined) : child.once('close', done)))));
-});
-
-afterAll(() => {
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
-});
+useCliCleanup();
 
 describe('keys command', () => {
   let data: string;
@@ -617,5 +504,95 @@ describe('serve refuses bad options and bad catalogs', () => {
     expect(result.stderr).toContain('events[0].locationId');
     expect(result.stderr).toMatch(/unknown_location|INVALID_FIELD_VALUE/);
     expect(result.stderr).not.toMatch(STACK_FRAME);
+  });
+});
+
+describe('serve --database: a bad URL, an unreachable server, a password that never shows', () => {
+  async function failing(args: string[]): Promise<Finished> {
+    const child = spawn('npm', ['run', '-s', 'serve', '--', '--port', '0', '--data', tempDir(), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    running.add(child);
+    const timer = setTimeout(() => killGroup(child), 30_000);
+    const finished = await collect(child).exited;
+    clearTimeout(timer);
+    expect(finished.stdout).not.toMatch(/listening on/);
+    return finished;
+  }
+
+  it.each([
+    ['postgres://kassa:pw_hidden@[bad/kassa', 'error: --database: not a valid postgres:// URL'],
+    ['mysql://kassa:pw_hidden@db/kassa', 'error: --database takes sqlite: or a postgres://user@host:port/db URL'],
+  ])('%s is a usage error: exit 1 with one line, as --port abc, no stack trace, no password', { timeout: SLOW }, async (url, message) => {
+    const result = await failing(['--database', url]);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toBe(message);
+    expect(result.stderr).not.toContain('pw_hidden');
+  });
+
+  it('KASSA_DATABASE with a bad URL fails the same way', { timeout: SLOW }, async () => {
+    const child = spawn('npm', ['run', '-s', 'serve', '--', '--port', '0', '--data', tempDir()], { cwd: ROOT, env: { ...process.env, KASSA_DATABASE: 'postgres://kassa:pw_hidden@[bad' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    running.add(child);
+    const result = await collect(child).exited;
+    expect([result.code, result.stderr.trim()]).toEqual([1, 'error: --database: not a valid postgres:// URL']);
+  });
+
+  it('an unreachable server fails the start: exit 1, one line naming the host and port, never the password', { timeout: SLOW }, async () => {
+    const result = await failing(['--database', 'postgres://kassa:pw_hidden@127.0.0.1:1/kassa']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: cannot open the PostgreSQL database postgres:\/\/kassa:\*\*\*@127\.0\.0\.1:1\/kassa: connect ECONNREFUSED 127\.0\.0\.1:1$/m);
+    expect(result.stdout + result.stderr).not.toContain('pw_hidden');
+    expect(result.stderr).not.toMatch(STACK_FRAME);
+  });
+
+  it('a host that does not resolve is named too', { timeout: SLOW }, async () => {
+    const result = await failing(['--database', 'postgres://kassa:pw_hidden@no-such-host.invalid/kassa']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: cannot open the PostgreSQL database postgres:\/\/kassa:\*\*\*@no-such-host\.invalid\/kassa: .*no-such-host\.invalid/m);
+    expect(result.stdout + result.stderr).not.toContain('pw_hidden');
+  });
+
+  it.skipIf(!postgresAvailable())(postgresSuite('a password in the URL: the process runs, warns, and the password is in no log line, no readiness line, not in its process title, not in the pool\'s warnings'), { timeout: 2 * SLOW }, async () => {
+    const url = new URL(await createTestDatabase({ migrated: true }));
+    url.password = 'pg_s3cret_4711'; // the test cluster trusts loopback: the password is not checked
+    // node itself, not `npm run serve`: npm and its shell keep their own command lines
+    const child = spawn(process.execPath, ['--import', 'tsx', 'engine/cli/serve.ts', '--port', '0', '--data', tempDir(), '--no-demo', '--log-level', 'trace', '--database', url.toString()], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    running.add(child);
+    const { out, exited } = collect(child);
+    const deadline = Date.now() + 30_000;
+    while (!/^listening on /m.test(out.stdout)) {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`serve not ready:\n${out.stdout}\n${out.stderr}`);
+      await new Promise((done) => setTimeout(done, 50));
+    }
+    expect(readFileSync(`/proc/${child.pid}/cmdline`, 'utf8')).not.toContain('pg_s3cret_4711');
+    expect(readFileSync(`/proc/${child.pid}/cmdline`, 'utf8')).toContain(`--database postgres://postgres:***@${url.host}${url.pathname}`);
+    expect(out.stdout).toMatch(new RegExp(`^database: postgres://postgres:\\*\\*\\*@${url.host}${url.pathname}$`, 'm'));
+    expect(out.stderr).toMatch(/--database carries a password/);
+    const base = /^listening on (\S+)$/m.exec(out.stdout)?.[1] ?? '';
+    expect((await fetch(`${base}/api/v3/health`)).status).toBe(200);
+
+    // the server ends the pool's sessions (as a PostgreSQL restart would): the pool's warning names the database
+    const admin = new pg.Client({ connectionString: baseUrl() });
+    await admin.connect();
+    try {
+      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [url.pathname.slice(1)]);
+    } finally {
+      await admin.end();
+    }
+    for (let waited = 0; !out.stderr.includes('a connection failed'); waited += 50) {
+      if (waited > 10_000) throw new Error(`no warning of the lost connections:\n${out.stderr}`);
+      await new Promise((done) => setTimeout(done, 50));
+    }
+    expect(out.stderr).toContain(`PostgreSQL postgres://postgres:***@${url.host}${url.pathname}: a connection failed`);
+    // the pool opens new ones: health answers again (at once, or after a 503 while a dropped session was tried)
+    let status = 0;
+    for (let tries = 0; status !== 200 && tries < 50; tries += 1) {
+      status = (await fetch(`${base}/api/v3/health`)).status;
+      if (status !== 200) await new Promise((done) => setTimeout(done, 100));
+    }
+    expect(status).toBe(200);
+    child.kill('SIGTERM');
+    const finished = await exited;
+    expect(finished.code).toBe(0);
+    expect(finished.stdout + finished.stderr).not.toContain('pg_s3cret_4711');
+    expect(finished.stdout + finished.stderr).not.toContain(encodeURIComponent('pg_s3cret_4711'));
   });
 });

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { parsePrinter, PrinterUrlError } from '../printing/printers';
 import { parseDatabaseUrl, type DatabaseUrl } from '../store/open';
+import { redactUrl } from '../store/postgres/connect';
 import { DEFAULT_ALLOCATION_CAP_FLOOR, type AllocationCap } from '../domain/allocations';
 
 /** The environment variable that carries the upstream's key (kept out of the process list). */
@@ -10,11 +11,13 @@ export const UPSTREAM_KEY_ENV = 'KASSA_UPSTREAM_KEY';
 export const DATABASE_ENV = 'KASSA_DATABASE';
 
 /**
- * `--database` (or KASSA_DATABASE): `sqlite:` or a postgres:// URL. A password belongs in PGPASSWORD or
- * ~/.pgpass (libpq's own places, which pg reads), not in a URL on the command line that every user of the
- * machine can read in the process list: one there works, with a warning.
+ * `--database` (or KASSA_DATABASE): `sqlite:` or a postgres:// URL; a malformed one is a UsageError. A password
+ * belongs in PGPASSWORD or ~/.pgpass (libpq's own places, which pg reads), not in a URL on the command line that
+ * every user of the machine can read in the process list: one there works, with a warning added to `warnings`
+ * (`serve` also hides it from its process title: see `titleWithoutKey`). Shared by `serve` and `keys`.
  */
-function databaseOf(value: string | undefined, warnings: string[]): { database?: string } {
+export function databaseOf(inArgv: string | undefined, inEnv: string | undefined, warnings: string[]): { database?: string } {
+  const value = inArgv ?? inEnv;
   if (value === undefined) return {};
   let target: DatabaseUrl;
   try {
@@ -22,7 +25,8 @@ function databaseOf(value: string | undefined, warnings: string[]): { database?:
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
-  if (target.kind === 'postgres' && new URL(target.url).password !== '') {
+  // (the environment is not in the process list: KASSA_DATABASE may carry one without a word)
+  if (inArgv !== undefined && target.kind === 'postgres' && new URL(target.url).password !== '') {
     warnings.push('--database carries a password, which other users of this machine can read in the process list: put it in PGPASSWORD or ~/.pgpass instead');
   }
   return { database: value };
@@ -72,7 +76,7 @@ export function parseServeArgs(argv: readonly string[], env: Readonly<Record<str
     port: wholeNumber('--port', values.port, 65535),
     host: values.host,
     dataDir: values.data,
-    ...databaseOf(values.database ?? env[DATABASE_ENV], warnings),
+    ...databaseOf(values.database, env[DATABASE_ENV], warnings),
     catalogFile: values.catalog,
     demo: !values['no-demo'],
     holdSeconds: wholeNumber('--hold-seconds', values['hold-seconds'], 7 * 24 * 3600, 1),
@@ -208,9 +212,10 @@ export function strictParse<T extends ParseArgsConfig>(config: T): ReturnType<ty
 }
 
 /**
- * The process title `serve` shows instead of its command line when that line carries a key
- * (`--upstream-key KEY` or `--upstream-key=KEY`): the same words with the key as `***`; undefined when there is
- * none to hide. Setting `process.title` overwrites the memory the kernel shows as /proc/PID/cmdline.
+ * The process title `serve` shows instead of its command line when that line carries a secret
+ * (`--upstream-key KEY` or `--upstream-key=KEY`; a password in `--database URL` or `--database=URL`): the same
+ * words with the key as `***` and the URL's password as `***`; undefined when there is none to hide. Setting
+ * `process.title` overwrites the memory the kernel shows as /proc/PID/cmdline.
  */
 export function titleWithoutKey(argv: readonly string[]): string | undefined {
   let hidden = false;
@@ -222,6 +227,11 @@ export function titleWithoutKey(argv: readonly string[]): string | undefined {
     if (word.startsWith('--upstream-key=')) {
       hidden = true;
       return '--upstream-key=***';
+    }
+    const url = argv[index - 1] === '--database' ? word : word.startsWith('--database=') ? word.slice('--database='.length) : undefined;
+    if (url !== undefined && redactUrl(url) !== url) {
+      hidden = true;
+      return word === url ? redactUrl(url) : `--database=${redactUrl(url)}`;
     }
     return word;
   });

@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { EngineError } from '../domain/errors';
 import { CatalogFileError, LOG_REDACTIONS, startEngine } from '../start';
+import { DatabaseOpenError, parseDatabaseUrl } from '../store/open';
+import { redactUrl } from '../store/postgres/connect';
 import { parseServeArgs, titleWithoutKey, UsageError } from './args';
 
 /**
@@ -22,6 +24,9 @@ async function main(): Promise<void> {
   console.log(`listening on ${engine.url}`);
   console.log(engine.ui ? `ui: ${engine.ui.url}` : 'ui: not built — run `npm run build`, then start again (the API is at /api/v3)');
   if (args.upstream) console.log(`sync: upstream ${args.upstream.url}`);
+  // which database this process serves, its password (if the URL carries one) taken out
+  const database = parseDatabaseUrl(args.database);
+  if (database.kind === 'postgres') console.log(`database: ${redactUrl(database.url)}`);
   // made at this first start: where to read it (the PIN itself is never printed or logged)
   if (engine.staffPinFile !== undefined) console.log(`staff PIN: see ${engine.staffPinFile}`);
 
@@ -69,7 +74,7 @@ function bundledPaths(): { migrationsDir?: string; postgresMigrationsDir?: strin
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof UsageError || error instanceof CatalogFileError) console.error(`error: ${error.message}`);
+  if (error instanceof UsageError || error instanceof CatalogFileError || error instanceof DatabaseOpenError) console.error(`error: ${error.message}`);
   else if (error instanceof EngineError) console.error(`error: catalog rejected: ${error.code} at ${error.param ?? '?'} ${JSON.stringify(error.details ?? {})}`);
   else console.error(error);
   process.exit(1);

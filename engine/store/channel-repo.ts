@@ -2,6 +2,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from './db';
+import type { Async } from './port-types';
 
 /**
  * Channels of the legacy v1 interface (contract §11). A v1 checksum is an HMAC keyed with the channel's
@@ -73,3 +74,24 @@ export function createChannelRepo(db: Db, masterKey: Buffer) {
 }
 
 export type ChannelRepo = ReturnType<typeof createChannelRepo>;
+
+/**
+ * A master key's public name: the first 12 hex digits of its SHA-256. Two copies of one key file show the same
+ * fingerprint, two different keys differ; it reveals nothing of the key (a hash of 256 random bits).
+ */
+export const masterKeyFingerprint = (masterKey: Buffer): string => createHash('sha256').update(masterKey).digest('hex').slice(0, 12);
+
+/**
+ * The live channels whose secret as issued does not derive from the master key `channels` was opened with: made
+ * by a process with another `channel-master.key` (on PostgreSQL every engine process and the keys command must
+ * share one file; a replaced file breaks every channel). Their checksums fail here.
+ */
+export async function channelsOfAnotherKey(channels: Async<ChannelRepo>): Promise<string[]> {
+  const foreign: string[] = [];
+  for (const channel of await channels.list()) {
+    if (channel.revokedAt !== null) continue;
+    const found = await channels.secret(channel.id);
+    if (found !== undefined && 'mismatch' in found) foreign.push(channel.id);
+  }
+  return foreign;
+}

@@ -71,5 +71,24 @@ describe('the process title of a serve given --upstream-key', () => {
 
   it('leaves the title alone when no key is on the command line', () => {
     expect(titleWithoutKey(['--upstream', 'http://hub', '--upstream-key-file', '/etc/kassa/key'])).toBeUndefined();
+    expect(titleWithoutKey(['--database', 'postgres://kassa@db.example:5432/kassa'])).toBeUndefined();
+  });
+
+  it('shows a --database URL with its password as ***, in both spellings', () => {
+    expect(titleWithoutKey(['--database', 'postgres://kassa:pg_s3cret@db.example:5432/kassa', '--port', '8801'])).toBe('kassa-serve --database postgres://kassa:***@db.example:5432/kassa --port 8801');
+    expect(titleWithoutKey(['--database=postgresql://kassa:pg_s3cret@db.example/kassa'])).toBe('kassa-serve --database=postgresql://kassa:***@db.example/kassa');
+  });
+});
+
+describe('--database and KASSA_DATABASE', () => {
+  it('warns of a password on the command line, not of one in the environment', () => {
+    expect(parseServeArgs(['--database', 'postgres://kassa:pw@db/kassa']).warnings).toEqual([expect.stringMatching(/^--database carries a password/)]);
+    expect(parseServeArgs([], { KASSA_DATABASE: 'postgres://kassa:pw@db/kassa' })).toMatchObject({ database: 'postgres://kassa:pw@db/kassa', warnings: [] });
+    expect(parseServeArgs(['--database', 'postgres://kassa@db/kassa'], { KASSA_DATABASE: 'postgres://other:pw@db/kassa' })).toMatchObject({ database: 'postgres://kassa@db/kassa', warnings: [] });
+  });
+
+  it('a malformed URL is a usage error, whichever way it comes', () => {
+    expect(() => parseServeArgs(['--database', 'postgres://kassa:pw@[bad'])).toThrow(UsageError);
+    expect(() => parseServeArgs([], { KASSA_DATABASE: 'mysql://db/kassa' })).toThrow(UsageError);
   });
 });
