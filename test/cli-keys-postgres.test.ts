@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checksumOf } from '../engine/http/v1/channel-auth';
+import { checksumOf } from '../engine/legacy-v1/http/channel-auth';
 import { MASTER_KEY_FILE } from '../engine/store/channel-repo';
 import { api, keys, keysWithEnv, lastLine, serve, SLOW, STACK_FRAME, tempDir, useCliCleanup, type Server } from './helpers/cli';
 import { createTestDatabase, postgresAvailable, postgresSuite } from './helpers/postgres';
