@@ -122,6 +122,9 @@ export interface RunningEngine {
 
 export class CatalogFileError extends Error {}
 
+/** how often the sweeper runs by default (`sweepIntervalMs`): timed-out holds, lapsed allocations, stale payment attempts */
+export const DEFAULT_SWEEP_INTERVAL_MS = 30_000;
+
 /** pino `redact` paths every engine logger uses: API keys and v1 checksums never reach a log (URLs are redacted by the HTTP layer). */
 export const LOG_REDACTIONS = [`req.headers["${API_KEY_HEADER}"]`, 'req.headers.authorization', 'req.headers["x-checksum"]'] as const;
 
@@ -136,13 +139,14 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     const simulator = createSimulator(store, { baseUrl: () => baseUrl, now, answerDelayMs: options.paymentAnswerDelayMs, hangMs: options.paymentHangMs });
     const deadlineMs = options.paymentDeadlineMs ?? DEFAULT_PROVIDER_DEADLINE_MS;
     const payments = withDeadline(simulator.provider, deadlineMs);
-    const ctx = createContext(store, { holdSeconds: options.holdSeconds ?? 900, now, payments, syncing: options.upstream !== undefined });
+    const ctx = createContext(store, { holdSeconds: options.holdSeconds ?? 900, now, payments, syncing: options.upstream !== undefined, paymentLeaseMs: deadlineMs });
     let worker: SyncWorker | undefined;
     let allocator: Allocator | undefined;
     if (options.catalogFile !== undefined) await importCatalog(ctx, readCatalogFile(options.catalogFile));
     else if (options.demo !== false && (await store.repos.catalog.locations()).length === 0) await importCatalog(ctx, demoCatalog());
-    // Before taking requests: what a crash left between the provider's answer and the order's commit.
-    const settled = await settleOpenAttempts(ctx);
+    // Before taking requests: what a crash left between the provider's answer and the order's commit. On a
+    // shared PostgreSQL database another process may be working on an open attempt right now: its lease says so.
+    const settled = await settleOpenAttempts(ctx, { exclusive: store.dialect === 'sqlite' });
     if (settled.orders + settled.released + settled.refunds + settled.failed > 0) logger.warn(settled, 'payment attempts left open by a crash');
 
     const printers = (options.printers ?? []).map(parsePrinter);
@@ -219,7 +223,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
           end();
         });
     };
-    const sweeper = setInterval(sweep, options.sweepIntervalMs ?? 30_000);
+    const sweeper = setInterval(sweep, options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS);
     if (options.upstream) {
       worker = await startSyncWorker(ctx, options.upstream, logger);
       allocator = await startAllocator(
