@@ -200,8 +200,11 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     baseUrl = url;
 
     let settling = false;
+    // Several engine processes may share the database (contract §16): one of them tidies at a time, the others
+    // skip this round (the lock is the transaction's, so a process that dies mid-sweep lets go at once).
     const tidy = () =>
       store.transaction(async (tx) => {
+        if (!(await tx.locks.tryNamed('sweeper'))) return;
         await tx.carts.releaseExpired(ctx.now());
         await tx.allocations.lapse(ctx.now());
         await tx.allocations.purgeRequests(ctx.now() - 24 * 3600 * 1000);

@@ -17,6 +17,8 @@ export interface Hub {
   readonly processes: ServeProcess[];
   /** the API keys made before the start, by name */
   readonly keys: ReadonlyMap<string, string>;
+  /** starts one more process like the others; answers its index */
+  add(): Promise<number>;
   /** SIGKILLs every process still running and removes the data folders */
   close(): Promise<void>;
 }
@@ -38,11 +40,22 @@ async function createKey(keys: Repos['keys'], name: string): Promise<string> {
   return (await keys.create(name, ['admin'], { owner: 'hub-test' })).key;
 }
 
-/** Starts `count` serve processes at once on the database at `url`, at the shipped defaults but the demo catalog. */
-export async function startHub(url: string, count: number, keys: ReadonlyMap<string, string>): Promise<Hub> {
+/**
+ * Starts `count` serve processes at once on the database at `url`, at the shipped defaults but the demo catalog
+ * (`args` added to each: printers). `hub.add()` starts one more later; `close` ends them all.
+ */
+export async function startHub(url: string, count: number, keys: ReadonlyMap<string, string>, args: readonly string[] = []): Promise<Hub> {
   const dirs = Array.from({ length: count }, () => mkdtempSync(join(tmpdir(), 'kassa-hub-')));
-  const started = await Promise.allSettled(dirs.map((dir) => startServe(['--data', dir, '--no-demo'], 60_000, { KASSA_DATABASE: url })));
+  const start = (dir: string) => startServe(['--data', dir, '--no-demo', ...args], 60_000, { KASSA_DATABASE: url });
+  const started = await Promise.allSettled(dirs.map(start));
   const processes = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  const add = async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kassa-hub-'));
+    dirs.push(dir);
+    const proc = await start(dir);
+    processes.push(proc);
+    return processes.length - 1;
+  };
   const close = async () => {
     await Promise.all(processes.map((proc) => kill(proc, 'SIGKILL')));
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
@@ -52,7 +65,7 @@ export async function startHub(url: string, count: number, keys: ReadonlyMap<str
     await close();
     throw failed.reason;
   }
-  return { processes, keys, close };
+  return { processes, keys, add, close };
 }
 
 export interface Answer<T = unknown> {
