@@ -1,5 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { hostname } from 'node:os';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
@@ -167,7 +169,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
 
     const keys = store.repos.keys;
     const staffPin = await staffPinHash(store.repos.staffPins, options.dataDir, options.staffPinHash, now());
-    const ui = await uiFor(options.uiDir, keys, simulator.provider.testTokens);
+    const ui = await uiFor(options.uiDir, keys, simulator.provider.testTokens, uiKeyName(store.dialect, options.dataDir));
     const work = inFlight();
     const app = await buildApp({
       ctx,
@@ -280,15 +282,25 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
 const DEFAULT_UI_DIR = fileURLToPath(new URL('../dist/renderer/', import.meta.url));
 const UI_KEY_NAME = 'ui-session';
 
+/**
+ * The name of this process's UI key. SQLite: one process per database, `ui-session`. PostgreSQL: several
+ * processes share the keys (contract §16), so each names its own after its machine and data folder — a start
+ * revokes its own previous key, never the key of the pages another live process serves.
+ */
+function uiKeyName(dialect: 'sqlite' | 'postgres', dataDir: string): string {
+  if (dialect === 'sqlite') return UI_KEY_NAME;
+  return `${UI_KEY_NAME}:${createHash('sha256').update(`${hostname()}\n${resolve(dataDir)}`).digest('hex').slice(0, 12)}`;
+}
+
 /** The UI to serve, with a fresh key for it: each start revokes the previous start's UI key. */
-async function uiFor(uiDir: string | false | undefined, keys: Repos['keys'], testTokens: readonly string[]) {
+async function uiFor(uiDir: string | false | undefined, keys: Repos['keys'], testTokens: readonly string[], keyName: string) {
   const root = uiDir === undefined ? DEFAULT_UI_DIR : uiDir;
   if (root === false || !existsSync(join(root, 'index.html'))) return undefined;
-  await keys.revokeNamed(UI_KEY_NAME);
+  await keys.revokeNamed(keyName);
   // Any process of this machine may read it: the kiosk's scopes only (card sales, its own orders, the sync
   // status). The box office's key comes from a staff sign-in. Every start's key shares one owner, so the
   // page's sale survives a restart.
-  const { key } = await keys.create(UI_KEY_NAME, ROLE_SCOPES.kiosk, { owner: 'kiosk' });
+  const { key } = await keys.create(keyName, ROLE_SCOPES.kiosk, { owner: 'kiosk' });
   return { root, config: { apiKey: key, apiBase: '/api/v3', testTokens, staffSignIn: true } };
 }
 
