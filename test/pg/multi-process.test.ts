@@ -187,5 +187,7 @@ describe.skipIf(!postgresAvailable())(postgresSuite('three engine processes on o
     const cart = (await call<{ data: Cart }>(h, 0, keyOf('hang'), 'GET', `/carts/${left.attemptCartId}`)).body.data;
     const placed = await call<{ data: Order }>(h, 1, keyOf('hang'), 'POST', '/orders', { cartId: cart.id, expectedTotal: cart.total, payment: { method: 'card', token: 'tok_visa' } }, { 'idempotency-key': randomUUID() });
     expect(placed.status, JSON.stringify(placed.body)).toBe(201);
+    // the survivors' sweeps (one at a time) and everything else they did logged no error (pino level 50)
+    for (const proc of h.processes.slice(0, 2)) expect(proc.output().split('\n').filter((line) => line.includes('"level":50'))).toEqual([]);
   });
 });
