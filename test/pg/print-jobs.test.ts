@@ -27,8 +27,9 @@ function running(): { hub: Hub; key: string; printer: FakePrinter } {
   return { hub, key, printer };
 }
 
-async function printedOrder(h: Hub, at: number, key: string): Promise<{ order: Order; job: PrintJob }> {
-  const cart = (await call<{ data: Cart }>(h, at, key, 'POST', '/carts', floorCart(1))).body.data;
+/** an order of `tickets` tickets, sent to the printer */
+async function printedOrder(h: Hub, at: number, key: string, tickets: number): Promise<{ order: Order; job: PrintJob }> {
+  const cart = (await call<{ data: Cart }>(h, at, key, 'POST', '/carts', floorCart(tickets))).body.data;
   const order = (await call<{ data: Order }>(h, at, key, 'POST', '/orders', { cartId: cart.id, expectedTotal: cart.total, payment: { method: 'card', token: 'tok_visa' } }, { 'idempotency-key': randomUUID() })).body.data;
   const queued = await call<{ data: PrintJob }>(h, at, key, 'POST', `/orders/${order.id}/print`, {});
   expect(queued.status).toBe(202);
@@ -54,7 +55,9 @@ describe.skipIf(!postgresAvailable())(postgresSuite('print jobs with several eng
   it('a process starting leaves another live process\'s job be; the job of a process killed mid-send is failed by the others after the lease, never resent', { timeout: 75_000 }, async () => {
     const { hub: h, key, printer: p } = running();
     p.mode = 'stall'; // the printer takes the connection and reads nothing: process 0's job stays `printing`
-    const first = await printedOrder(h, 0, key);
+    // 20 tickets: the write timeout grows with the slips (37 s), so process 0 is still sending when it is killed
+    // however slowly the third process starts on a loaded machine
+    const first = await printedOrder(h, 0, key, 20);
     for (const deadline = Date.now() + 10_000; (await jobState(h, 0, key, first.job.id)).state !== 'printing'; await sleep(100)) {
       if (Date.now() > deadline) throw new Error('the job never went to the printer');
     }
@@ -76,7 +79,7 @@ describe.skipIf(!postgresAvailable())(postgresSuite('print jobs with several eng
     expect(failed.reason).toMatch(/interrupted/);
 
     // never resent: the next order's tickets are all the printer gets
-    const next = await printedOrder(h, third, key);
+    const next = await printedOrder(h, third, key, 1);
     for (const deadline = Date.now() + 15_000; (await jobState(h, third, key, next.job.id)).state !== 'done'; await sleep(100)) {
       if (Date.now() > deadline) throw new Error('the next job never printed');
     }
