@@ -50,8 +50,9 @@ export function createCheckoutRepo(db: Db) {
     WHERE api_key_id = ? AND idempotency_key = ? AND state = 'pending'`);
   const attemptsOpen = db.prepare<[], AttemptRow>(`SELECT ${ATTEMPT_COLUMNS} FROM payment_attempts
     WHERE state IN ('pending', 'refunding') ORDER BY created_at`);
+  // a move ends the work its lease was for (migration 0017): the attempt in its new state is nobody's yet
   const attemptSet = db.prepare<[string, string | null, string | null, string, string]>(`UPDATE payment_attempts
-    SET state = ?, order_id = COALESCE(?, order_id), outcome = COALESCE(?, outcome) WHERE id = ? AND state = ?`);
+    SET state = ?, order_id = COALESCE(?, order_id), outcome = COALESCE(?, outcome), lease_until = NULL WHERE id = ? AND state = ?`);
   const attemptClaim = db.prepare<[number, string, number]>(`UPDATE payment_attempts SET lease_until = ?
     WHERE id = ? AND state IN ('pending', 'refunding') AND (lease_until IS NULL OR lease_until <= ?)`);
   const attemptRelease = db.prepare<[string]>("UPDATE payment_attempts SET lease_until = NULL WHERE id = ? AND state IN ('pending', 'refunding')");

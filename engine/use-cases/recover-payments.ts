@@ -29,7 +29,9 @@ export async function settleOpenAttempts(ctx: EngineContext, options: { olderTha
       await settleOne(ctx, attempt, counts);
     } catch {
       counts.failed += 1; // the provider cannot answer now: the next pass asks again
-      await ctx.store.repos.checkout.releaseAttempt(attempt.id);
+    } finally {
+      // still open (no answer, a refund unconfirmed): the next pass, of any process, may take it at once
+      if (options.exclusive !== true) await ctx.store.repos.checkout.releaseAttempt(attempt.id);
     }
   }
   return counts;

@@ -82,8 +82,9 @@ export function createPgCheckoutRepo(q: Queryable): Async<CheckoutRepo> {
       const current = rows[0];
       if (!current) throw new Error(`no payment attempt ${id}`);
       const to = nextAttemptState(current.state, event);
-      const moved = await q.query(`UPDATE payment_attempts SET state = $1, order_id = COALESCE($2, order_id), outcome = COALESCE($3, outcome)
-        WHERE id = $4 AND state = $5`, [to, orderId ?? null, event.type === 'failed' ? event.outcome : null, id, current.state]);
+      // a move ends the work its lease was for (migration 0017): the attempt in its new state is nobody's yet
+      const moved = await q.query(`UPDATE payment_attempts SET state = $1, order_id = COALESCE($2, order_id), outcome = COALESCE($3, outcome),
+        lease_until = NULL WHERE id = $4 AND state = $5`, [to, orderId ?? null, event.type === 'failed' ? event.outcome : null, id, current.state]);
       if (moved.rowCount !== 1) throw new Error(`payment attempt ${id} left state ${current.state} meanwhile`);
       return to;
     },
