@@ -15,7 +15,8 @@ import { createTestDatabase, postgresAvailable, postgresSuite } from '../helpers
 /**
  * Payment recovery from several engine processes at once (contract §16): two processes sweeping the same stale
  * attempts settle each exactly once — one asks the provider, the other leaves it (the attempt's lease,
- * migration 0017) — and neither fails. Each "process" is a store of its own on the one database, as a process has.
+ * migration 0017) — and neither fails; the sweeper's advisory try-lock lets one process tidy at a time. Each
+ * "process" is a store of its own on the one database, as a process has.
  */
 
 const ATTEMPTS = 12;
@@ -76,5 +77,16 @@ describe.skipIf(!postgresAvailable())(postgresSuite('payment recovery from two p
     } finally {
       await db.end();
     }
+  });
+
+  it('the sweeper\'s lock: one process at a time has it, and the other skips its round instead of waiting', async () => {
+    const [a, b] = [await engineProcess(), await engineProcess()];
+    const seen = await a.ctx.store.transaction(async (tx) => [
+      await tx.locks.tryNamed('sweeper'),
+      await b.ctx.store.transaction((other) => other.locks.tryNamed('sweeper')),
+    ]);
+    expect(seen).toEqual([true, false]);
+    // let go at the end of the transaction that held it
+    expect(await b.ctx.store.transaction((tx) => tx.locks.tryNamed('sweeper'))).toBe(true);
   });
 });
