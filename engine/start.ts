@@ -1,5 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { hostname } from 'node:os';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
@@ -122,6 +124,9 @@ export interface RunningEngine {
 
 export class CatalogFileError extends Error {}
 
+/** how often the sweeper runs by default (`sweepIntervalMs`): timed-out holds, lapsed allocations, stale payment attempts */
+export const DEFAULT_SWEEP_INTERVAL_MS = 30_000;
+
 /** pino `redact` paths every engine logger uses: API keys and v1 checksums never reach a log (URLs are redacted by the HTTP layer). */
 export const LOG_REDACTIONS = [`req.headers["${API_KEY_HEADER}"]`, 'req.headers.authorization', 'req.headers["x-checksum"]'] as const;
 
@@ -138,13 +143,14 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     const simulator = createSimulator(store, { baseUrl: () => baseUrl, now, answerDelayMs: options.paymentAnswerDelayMs, hangMs: options.paymentHangMs });
     const deadlineMs = options.paymentDeadlineMs ?? DEFAULT_PROVIDER_DEADLINE_MS;
     const payments = withDeadline(simulator.provider, deadlineMs);
-    const ctx = createContext(store, { holdSeconds: options.holdSeconds ?? 900, now, payments, syncing: options.upstream !== undefined });
+    const ctx = createContext(store, { holdSeconds: options.holdSeconds ?? 900, now, payments, syncing: options.upstream !== undefined, paymentLeaseMs: deadlineMs });
     let worker: SyncWorker | undefined;
     let allocator: Allocator | undefined;
     if (options.catalogFile !== undefined) await importCatalog(ctx, readCatalogFile(options.catalogFile));
     else if (options.demo !== false && (await store.repos.catalog.locations()).length === 0) await importCatalog(ctx, demoCatalog());
-    // Before taking requests: what a crash left between the provider's answer and the order's commit.
-    const settled = await settleOpenAttempts(ctx);
+    // Before taking requests: what a crash left between the provider's answer and the order's commit. On a
+    // shared PostgreSQL database another process may be working on an open attempt right now: its lease says so.
+    const settled = await settleOpenAttempts(ctx, { exclusive: store.dialect === 'sqlite' });
     if (settled.orders + settled.released + settled.refunds + settled.failed > 0) logger.warn(settled, 'payment attempts left open by a crash');
 
     const printers = (options.printers ?? []).map(parsePrinter);
@@ -165,7 +171,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
 
     const keys = store.repos.keys;
     const staffPin = await staffPinHash(store.repos.staffPins, options.dataDir, options.staffPinHash, now());
-    const ui = await uiFor(options.uiDir, keys, simulator.provider.testTokens);
+    const ui = await uiFor(options.uiDir, keys, simulator.provider.testTokens, uiKeyName(store.dialect, options.dataDir));
     const work = inFlight();
     const app = await buildApp({
       ctx,
@@ -198,8 +204,11 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     baseUrl = url;
 
     let settling = false;
+    // Several engine processes may share the database (contract §16): one of them tidies at a time, the others
+    // skip this round (the lock is the transaction's, so a process that dies mid-sweep lets go at once).
     const tidy = () =>
       store.transaction(async (tx) => {
+        if (!(await tx.locks.tryNamed('sweeper'))) return;
         await tx.carts.releaseExpired(ctx.now());
         await tx.allocations.lapse(ctx.now());
         await tx.allocations.purgeRequests(ctx.now() - 24 * 3600 * 1000);
@@ -221,7 +230,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
           end();
         });
     };
-    const sweeper = setInterval(sweep, options.sweepIntervalMs ?? 30_000);
+    const sweeper = setInterval(sweep, options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS);
     if (options.upstream) {
       worker = await startSyncWorker(ctx, options.upstream, logger);
       allocator = await startAllocator(
@@ -289,15 +298,25 @@ async function reportMasterKey(store: Store, masterKey: Buffer, dataDir: string,
 const DEFAULT_UI_DIR = fileURLToPath(new URL('../dist/renderer/', import.meta.url));
 const UI_KEY_NAME = 'ui-session';
 
+/**
+ * The name of this process's UI key. SQLite: one process per database, `ui-session`. PostgreSQL: several
+ * processes share the keys (contract §16), so each names its own after its machine and data folder — a start
+ * revokes its own previous key, never the key of the pages another live process serves.
+ */
+function uiKeyName(dialect: 'sqlite' | 'postgres', dataDir: string): string {
+  if (dialect === 'sqlite') return UI_KEY_NAME;
+  return `${UI_KEY_NAME}:${createHash('sha256').update(`${hostname()}\n${resolve(dataDir)}`).digest('hex').slice(0, 12)}`;
+}
+
 /** The UI to serve, with a fresh key for it: each start revokes the previous start's UI key. */
-async function uiFor(uiDir: string | false | undefined, keys: Repos['keys'], testTokens: readonly string[]) {
+async function uiFor(uiDir: string | false | undefined, keys: Repos['keys'], testTokens: readonly string[], keyName: string) {
   const root = uiDir === undefined ? DEFAULT_UI_DIR : uiDir;
   if (root === false || !existsSync(join(root, 'index.html'))) return undefined;
-  await keys.revokeNamed(UI_KEY_NAME);
+  await keys.revokeNamed(keyName);
   // Any process of this machine may read it: the kiosk's scopes only (card sales, its own orders, the sync
   // status). The box office's key comes from a staff sign-in. Every start's key shares one owner, so the
   // page's sale survives a restart.
-  const { key } = await keys.create(UI_KEY_NAME, ROLE_SCOPES.kiosk, { owner: 'kiosk' });
+  const { key } = await keys.create(keyName, ROLE_SCOPES.kiosk, { owner: 'kiosk' });
   return { root, config: { apiKey: key, apiBase: '/api/v3', testTokens, staffSignIn: true } };
 }
 

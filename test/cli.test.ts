@@ -223,7 +223,7 @@ describe('serve command', () => {
     expect(server.stdout()).toMatch(/^ui: \S.*$/m);
     expect(server.port).toBeGreaterThan(0);
 
-    expect(await api(server, 'GET', '/health', undefined)).toEqual({ status: 200, body: { status: 'ok' } });
+    expect(await api(server, 'GET', '/health', undefined)).toEqual({ status: 200, body: { status: 'ok', database: { kind: 'sqlite', status: 'ok' } } });
     const locations = await api<{ data: { id: string; availableCurrencies: string[] }[] }>(server, 'GET', '/locations', readKey);
     expect(locations.status).toBe(200);
     expect(locations.body.data.map((location) => location.id)).toEqual(['stadthalle']);

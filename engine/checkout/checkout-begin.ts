@@ -46,10 +46,14 @@ export async function beginCheckoutIn(ctx: EngineContext, tx: Tx, request: Check
     if (existing.cartId !== body.cartId) throw new EngineError('IDEMPOTENCY_KEY_REUSED', { param: 'cartId' });
     if (existing.state === 'retired') throw new EngineError('IDEMPOTENCY_KEY_FAILED');
     if (existing.state === 'completed') return { kind: 'replay', status: existing.status ?? 500, body: JSON.parse(existing.body ?? 'null') };
-    // In progress but running nowhere: a crash or a lost provider answer left it open. Ask again with the
-    // same reference; the provider deduplicates on it, so nothing is charged twice.
+    // In progress. Running nowhere — a crash or a lost provider answer left it open, and its lease ran out or
+    // was given up: ask again with the same reference; the provider deduplicates on it, so nothing is charged
+    // twice. Still leased: a request of another engine process sharing the database works on it (contract §16).
     const open = await tx.checkout.pendingForKey(apiKeyId, idempotencyKey);
-    if (open) return { kind: 'charge', attempt: open };
+    if (open) {
+      if (!(await tx.checkout.claimAttempt(open.id, now, now + ctx.paymentLeaseMs))) throw new EngineError('IDEMPOTENCY_KEY_IN_PROGRESS');
+      return { kind: 'charge', attempt: open };
+    }
     await tx.checkout.forgetKey(apiKeyId, idempotencyKey);
   }
 
@@ -79,6 +83,8 @@ export async function beginCheckoutIn(ctx: EngineContext, tx: Tx, request: Check
     createdAt: now,
   };
   const opened = await openAttempt(tx, attempt);
+  // this request works on it: leased, so no other process resumes or sweeps it while the provider is asked
+  await tx.checkout.claimAttempt(attempt.id, now, now + ctx.paymentLeaseMs);
   await reserveVouchers(tx, attempt.id, await tx.carts.voucherCodes(cart.id), now);
   await tx.checkout.beginKey(apiKeyId, idempotencyKey, cart.id, now);
   return { kind: 'charge', attempt: opened };

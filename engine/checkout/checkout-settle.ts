@@ -22,7 +22,8 @@ import { captureAttempt, capturedPayment, failAttempt, orphanAttempt, type Settl
 
 
 export type Settlement =
-  | { readonly order: Order; readonly refund?: undefined }
+  /** `replayed`: the order was made by another settlement of the attempt (another process's), not this one */
+  | { readonly order: Order; readonly refund?: undefined; readonly replayed?: true }
   | { readonly error: EngineError; readonly refund?: string };
 
 /**
@@ -114,7 +115,7 @@ async function alreadySettled(tx: Tx, attempt: AttemptRow): Promise<Settlement> 
   if (current?.orderId) {
     const order = await tx.orders.get(current.orderId);
     const [view] = order ? await orderViews(tx, [order]) : [];
-    if (view) return { order: view };
+    if (view) return { order: view, replayed: true };
   }
   return { error: new EngineError('IDEMPOTENCY_KEY_FAILED') };
 }

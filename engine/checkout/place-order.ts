@@ -40,11 +40,19 @@ export async function placeOrder(
   try {
     // the attempt is on the disk before any provider hears of it: a charge is never made that a restart cannot find
     if (chargeNeedsProvider(start.attempt.method)) await ctx.whenDurable();
-    const outcome = await chargeAttempt(ctx, start.attempt);
-    const settled = await settleCheckout(ctx, start.attempt, outcome, ctx.now(), language);
+    const settled = await chargeAttempt(ctx, start.attempt)
+      .then((outcome) => settleCheckout(ctx, start.attempt, outcome, ctx.now(), language))
+      .catch(async (error: unknown) => {
+        // No answer from the provider, not even about the reference (502), or the database went away before the
+        // settlement (503): the attempt stays pending, and a retry with the key — on any engine process — may ask
+        // again at once. Should the lease not be given up (the database still away), it runs out by itself.
+        await ctx.store.repos.checkout.releaseAttempt(start.attempt.id).catch(() => undefined);
+        throw error;
+      });
     if (settled.refund !== undefined) await refundAttempt(ctx, settled.refund);
     if ('error' in settled) throw settled.error;
-    return { order: settled.order, replayed: false };
+    // another engine process settled this key's attempt first (contract §16): its order, answered as a replay
+    return { order: settled.order, replayed: settled.replayed === true };
   } finally {
     ctx.inFlight.delete(flight);
   }

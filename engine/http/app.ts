@@ -134,7 +134,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(swagger, openApiOptions);
   await app.register(
     async (api) => {
-      await api.register(systemRoutes);
+      await api.register(systemRoutes, { database: { kind: options.ctx.store.dialect, ping: () => options.ctx.store.ping() } });
       await api.register(catalogRoutes, { ctx: options.ctx });
       await api.register(cartRoutes, { ctx: options.ctx, allocator: options.allocator ?? (() => undefined) });
       await api.register(cartItemRoutes, { ctx: options.ctx });

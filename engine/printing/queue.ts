@@ -62,10 +62,22 @@ export const DEFAULT_PROBE_INTERVAL_MS = 30_000;
 /** how long a stop waits for a job on its way to the printer before cutting it off */
 const STOP_GRACE_MS = 3_000;
 export const INTERRUPTED_REASON = 'interrupted while printing (the engine stopped): check the printout and reprint if it is missing';
+/** how often a job being sent is touched, so that other engine processes sharing the database see it is (§16) */
+export const PRINTING_HEARTBEAT_MS = 10_000;
+/** a `printing` job untouched this long was left half-sent by a process that died: failed, never resent */
+export const PRINTING_LEASE_MS = 3 * PRINTING_HEARTBEAT_MS;
+/** how soon a printer's worker looks again at a head job another live process is sending */
+const OTHERS_JOB_WAIT_MS = 2_000;
 
 export async function startPrintQueue(ctx: EngineContext, options: PrintQueueOptions): Promise<PrintQueue> {
   const jobs = ctx.store.repos.printJobs;
-  const interrupted = await jobs.failInterrupted(INTERRUPTED_REASON, ctx.now());
+  // SQLite: this process is the database's only one, so every job left `printing` was cut off by its last stop.
+  // PostgreSQL: other engine processes may be sending a job to the same printer right now (contract §16); only a
+  // job nobody has touched for the lease was left by a process that died.
+  const shared = ctx.store.dialect === 'postgres';
+  const untouchedSince = () => ctx.now() - (shared ? PRINTING_LEASE_MS : 0);
+  let interrupted = 0;
+  for (const printer of options.printers) interrupted += await jobs.failInterrupted(printer.id, INTERRUPTED_REASON, ctx.now(), untouchedSince());
   if (interrupted > 0) options.logger.warn({ interrupted }, 'print jobs interrupted by the last stop are failed, not resent');
   const stopping = new AbortController();
   const cutOff = new AbortController();
@@ -132,16 +144,20 @@ export async function startPrintQueue(ctx: EngineContext, options: PrintQueueOpt
     /** Works one job; answers how long to wait before the next try (0: go on at once). */
     async function work(job: PrintJobRow): Promise<number> {
       if (!(await jobs.start(job.seq, ctx.now()))) {
-        // Found `printing` here only when a previous loop was cut off mid-job: never resend it.
-        await jobs.fail(job.seq, INTERRUPTED_REASON, ctx.now());
-        return 0;
+        // Already `printing`: cut off mid-job — by a previous loop, or by another process sharing the database
+        // that died (nobody touches it any more) — and never resent. One another live process is sending is its.
+        if ((await jobs.failInterrupted(printer.id, INTERRUPTED_REASON, ctx.now(), untouchedSince())) > 0) return 0;
+        return OTHERS_JOB_WAIT_MS;
       }
       // nothing prints — a ticket, a receipt — that a power cut could take from the database, nor twice
       await ctx.whenDurable();
-      const outcome = await deliver(job).catch((error: unknown): Delivery => {
-        options.logger.error({ err: error, printer: printer.id, job: job.id }, 'print job could not be prepared');
-        return { ok: false, sent: false, retry: false, reason: 'the job could not be prepared (see the engine log)' };
-      });
+      const heartbeat = shared ? setInterval(() => touch(job), PRINTING_HEARTBEAT_MS) : undefined;
+      const outcome = await deliver(job)
+        .catch((error: unknown): Delivery => {
+          options.logger.error({ err: error, printer: printer.id, job: job.id }, 'print job could not be prepared');
+          return { ok: false, sent: false, retry: false, reason: 'the job could not be prepared (see the engine log)' };
+        })
+        .finally(() => clearInterval(heartbeat));
       return await ctx.store.transaction(async (tx) => {
         const now = ctx.now();
         if (outcome.ok) {
@@ -156,6 +172,11 @@ export async function startPrintQueue(ctx: EngineContext, options: PrintQueueOpt
         await tx.printJobs.fail(job.seq, outcome.sent ? `${outcome.reason}; check the printout and reprint if it is missing` : outcome.reason, now);
         return 0;
       });
+    }
+
+    /** tells the other processes this job is still being sent (a failed touch only risks its lease) */
+    function touch(job: PrintJobRow): void {
+      void jobs.touch(job.seq, ctx.now()).catch((error: unknown) => options.logger.warn({ err: error, printer: printer.id, job: job.id }, 'print job heartbeat failed'));
     }
 
     async function deliver(job: PrintJobRow): Promise<Delivery> {

@@ -1,5 +1,8 @@
 import type { Store } from '../store/port';
 import type { PaymentProvider } from '../checkout/payments/provider';
+
+/** A checkout's lease on its payment attempt when none is given: the provider's default deadline (30 s). */
+const DEFAULT_PAYMENT_LEASE_MS = 30_000;
 import { timeOrderedId, uuidV7 } from './ids';
 
 /** Everything a use case needs, built once per engine: the store (storage port), the provider, a clock. */
@@ -12,6 +15,11 @@ export interface EngineContext {
   /** an upstream is configured: every order and cancellation also goes into the sync outbox */
   readonly syncing: boolean;
   readonly payments: PaymentProvider;
+  /**
+   * how long a payment attempt's lease lasts (store checkout.claimAttempt): a checkout or a sweep working on the
+   * attempt holds it that long; the provider deadline, so what a killed process left is taken over after it
+   */
+  readonly paymentLeaseMs: number;
   /** idempotency keys whose request is running in this process right now */
   readonly inFlight: Set<string>;
   /** epoch milliseconds; tests and the sync worker may move it */
@@ -33,6 +41,8 @@ export function createContext(
     payments: PaymentProvider;
     syncing?: boolean;
     allocationLapseSeconds?: number;
+    /** default: the provider deadline's default (30 s) */
+    paymentLeaseMs?: number;
   },
 ): EngineContext {
   return {
@@ -41,6 +51,7 @@ export function createContext(
     terminal: { sellsFromHoldings: false, online: false },
     syncing: options.syncing ?? false,
     payments: options.payments,
+    paymentLeaseMs: options.paymentLeaseMs ?? DEFAULT_PAYMENT_LEASE_MS,
     inFlight: new Set(),
     now: options.now,
     holdMs: options.holdSeconds * 1000,

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Repos } from '../store/port';
 import { hashPin } from './pin';
@@ -12,6 +12,7 @@ export const STAFF_PIN_FILE = 'staff-pin.txt';
  * KASSA_STAFF_PIN_HASH or --staff-pin-file, and Electron from its settings), else the one this engine made at
  * its first start. With neither, a random 6-digit PIN is made now: its hash kept in the database, the PIN
  * itself written to DATA/staff-pin.txt (mode 0600, this user's only) and never logged; `created` names the file.
+ * Several processes starting at once on one PostgreSQL database: the first PIN saved is the one all of them use.
  */
 export async function staffPinHash(repo: Repos['staffPins'], dataDir: string, configured: string | undefined, now: number): Promise<{ hash: string; created?: string }> {
   if (configured !== undefined) return { hash: configured };
@@ -23,6 +24,12 @@ export async function staffPinHash(repo: Repos['staffPins'], dataDir: string, co
   writeFileSync(file, `${pin}\n`, { mode: 0o600 });
   chmodSync(file, 0o600); // a file left from an earlier database keeps its mode otherwise
   const hash = hashPin(pin);
-  await repo.save(hash, now);
+  const saved = await repo.save(hash, now);
+  // Another engine process sharing the database (contract §16) made its PIN first: that one is the engine's,
+  // and the file of this one, never valid, goes.
+  if (saved !== hash) {
+    rmSync(file, { force: true });
+    return { hash: saved };
+  }
   return { hash, created: file };
 }

@@ -50,8 +50,12 @@ export function createCheckoutRepo(db: Db) {
     WHERE api_key_id = ? AND idempotency_key = ? AND state = 'pending'`);
   const attemptsOpen = db.prepare<[], AttemptRow>(`SELECT ${ATTEMPT_COLUMNS} FROM payment_attempts
     WHERE state IN ('pending', 'refunding') ORDER BY created_at`);
+  // a move ends the work its lease was for (migration 0017): the attempt in its new state is nobody's yet
   const attemptSet = db.prepare<[string, string | null, string | null, string, string]>(`UPDATE payment_attempts
-    SET state = ?, order_id = COALESCE(?, order_id), outcome = COALESCE(?, outcome) WHERE id = ? AND state = ?`);
+    SET state = ?, order_id = COALESCE(?, order_id), outcome = COALESCE(?, outcome), lease_until = NULL WHERE id = ? AND state = ?`);
+  const attemptClaim = db.prepare<[number, string, number]>(`UPDATE payment_attempts SET lease_until = ?
+    WHERE id = ? AND state IN ('pending', 'refunding') AND (lease_until IS NULL OR lease_until <= ?)`);
+  const attemptRelease = db.prepare<[string]>("UPDATE payment_attempts SET lease_until = NULL WHERE id = ? AND state IN ('pending', 'refunding')");
   const riskDeclined = db.prepare<[string], { id: string }>(`SELECT id FROM payment_attempts
     WHERE cart_id = ? AND state = 'failed' AND outcome = 'risk_declined' LIMIT 1`);
   const attemptForOrder = db.prepare<[string], AttemptRow>(`SELECT ${ATTEMPT_COLUMNS} FROM payment_attempts WHERE order_id = ?`);
@@ -76,6 +80,13 @@ export function createCheckoutRepo(db: Db) {
     pendingForKey: (apiKeyId: string, key: string) => attemptPendingForKey.get(apiKeyId, key),
     /** attempts a crash or a lost answer left unsettled: payments pending, refunds not yet confirmed */
     openAttempts: () => attemptsOpen.all(),
+    /**
+     * Takes an open attempt's lease until `until` (contract §16): false when another request or sweep holds
+     * it (its lease runs past `now`) or the attempt is settled. The one who holds it asks the provider.
+     */
+    claimAttempt: (id: string, now: number, until: number): boolean => attemptClaim.run(until, id, now).changes === 1,
+    /** gives an open attempt's lease up: a retry with its key, or a sweep, may take it over at once */
+    releaseAttempt: (id: string) => void attemptRelease.run(id),
     /**
      * Moves an attempt through the payment lifecycle (engine/domain/payment-attempt): the only way its state
      * changes. Throws on a move the lifecycle does not have; returns the new state.

@@ -108,6 +108,11 @@ export interface Locks {
   inventory(occurrenceId: string, itemIds: readonly string[]): Promise<void>;
   /** an advisory lock for a name (e.g. one terminal's allocation requests), until the transaction ends */
   named(name: string): Promise<void>;
+  /**
+   * the same lock without waiting: true when this transaction has it now, false when another holds it (work
+   * that one process at a time does, such as the sweeper's, is then left to that one). SQLite: always true
+   */
+  tryNamed(name: string): Promise<boolean>;
 }
 
 export type Tx = Repos & { readonly locks: Locks };

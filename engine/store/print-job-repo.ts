@@ -44,7 +44,9 @@ export function createPrintJobRepo(db: Db) {
   const retry = db.prepare<[string, number, number, number]>(
     "UPDATE print_jobs SET state = 'queued', reason = ?, next_attempt_at = ?, updated_at = ? WHERE seq = ? AND state = 'printing'");
   const fail = db.prepare<[string, number, number]>("UPDATE print_jobs SET state = 'failed', reason = ?, updated_at = ? WHERE seq = ? AND state IN ('queued', 'printing')");
-  const interrupted = db.prepare<[string, number]>("UPDATE print_jobs SET state = 'failed', reason = ?, updated_at = ? WHERE state = 'printing'");
+  const interrupted = db.prepare<[string, number, string, number]>(
+    "UPDATE print_jobs SET state = 'failed', reason = ?, updated_at = ? WHERE state = 'printing' AND printer = ? AND updated_at <= ?");
+  const touch = db.prepare<[number, number]>("UPDATE print_jobs SET updated_at = ? WHERE seq = ? AND state = 'printing'");
   const languageOf = db.prepare<[string], { language: PrintLanguageName }>('SELECT language FROM order_languages WHERE order_id = ?');
 
   return {
@@ -66,8 +68,13 @@ export function createPrintJobRepo(db: Db) {
     done: (seq: number, now: number) => done.run(now, now, seq).changes === 1,
     retry: (seq: number, reason: string, at: number, now: number) => retry.run(reason, at, now, seq).changes === 1,
     fail: (seq: number, reason: string, now: number) => fail.run(reason, now, seq).changes === 1,
-    /** at start: every job a previous run left half-sent is failed, never resent (at most once) */
-    failInterrupted: (reason: string, now: number) => interrupted.run(reason, now).changes,
+    /**
+     * Fails the jobs of `printer` left half-sent — `printing`, and untouched since `untouchedSince` (a job being
+     * printed is touched while it is sent: printing/queue.ts) — never to be resent (at most once). Answers how many.
+     */
+    failInterrupted: (printer: string, reason: string, now: number, untouchedSince: number) => interrupted.run(reason, now, printer, untouchedSince).changes,
+    /** a job being sent is still being sent (its `updated_at` is now): another process sharing the database leaves it be */
+    touch: (seq: number, now: number) => touch.run(now, seq).changes === 1,
     languageOf: (orderId: string) => languageOf.get(orderId)?.language,
   };
 }

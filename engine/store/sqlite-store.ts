@@ -79,6 +79,7 @@ export function createSqliteStore(db: Db, options: { groupCommit?: boolean; mast
     attempt: () => Promise.resolve(),
     inventory: () => Promise.resolve(),
     named: () => Promise.resolve(),
+    tryNamed: () => Promise.resolve(true),
   };
   const inTx: Tx = { ...wrapAll(sync, () => false), locks: noLocks };
   const repos: Repos = wrapAll(sync, () => busy !== undefined, idle);

@@ -11,7 +11,7 @@ describe('a new engine', () => {
   it('answers health without a key', async () => {
     const response = await engine.request('GET', '/health', { key: null });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ status: 'ok' });
+    expect(response.body).toEqual({ status: 'ok', database: { kind: process.env.KASSA_TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite', status: 'ok' } });
   });
 
   it('has the demo catalog', async () => {

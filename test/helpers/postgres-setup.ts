@@ -84,7 +84,26 @@ async function runPg(bin: string, tool: string, args: string[]): Promise<void> {
   await run(command, argv, { timeout: 60_000 });
 }
 
-interface Cluster { url: string; stop: () => Promise<void> }
+interface Cluster {
+  url: string;
+  /** stops the server and removes the cluster */
+  stop: () => Promise<void>;
+  /** stops the server (pg_ctl stop -m fast: sessions ended, as a restart does), keeping the cluster */
+  halt: () => Promise<void>;
+  /** starts the stopped server again, on the same port */
+  resume: () => Promise<void>;
+}
+
+/**
+ * A cluster of a test's own, apart from the run's shared one, for a test that stops and starts PostgreSQL
+ * under running engines (test/pg/database-restart.test.ts); its `stop` removes it. The reason instead where
+ * there are no binaries.
+ */
+export async function startOwnCluster(): Promise<Cluster | { reason: string }> {
+  const bin = findBinaries();
+  if (typeof bin !== 'string') return bin;
+  return startCluster(bin);
+}
 
 async function startCluster(bin: string): Promise<Cluster> {
   const root = mkdtempSync(join(tmpdir(), 'kassa-pg-'));
@@ -118,13 +137,14 @@ async function startCluster(bin: string): Promise<Cluster> {
 }
 
 function running(bin: string, root: string, data: string, port: number): Cluster {
-  const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  // a SIGKILLed vitest runs no exit handler: this watchdog outlives it, then stops the server and removes the folder
-  const watchdog = spawn('sh', ['-c', 'while kill -0 "$1" 2>/dev/null; do sleep 2; done; kill -QUIT "$2" 2>/dev/null; sleep 2; rm -rf "$3"',
-    'kassa-pg-watchdog', String(process.pid), String(postmaster), root], { detached: true, stdio: 'ignore' });
+  // the postmaster of now (a halt and resume makes another): read from its pid file when it is signalled
+  const postmaster = (): number => Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  // a SIGKILLed run runs no exit handler: this watchdog outlives it, then stops the server and removes the folder
+  const watchdog = spawn('sh', ['-c', 'while kill -0 "$1" 2>/dev/null; do sleep 2; done; kill -QUIT "$(head -n 1 "$2/postmaster.pid")" 2>/dev/null; sleep 2; rm -rf "$3"',
+    'kassa-pg-watchdog', String(process.pid), data, root], { detached: true, stdio: 'ignore' });
   watchdog.unref();
   const onExit = (): void => {
-    killQuietly(postmaster, 'SIGQUIT'); // immediate shutdown; the watchdog removes the folder once we are gone
+    if (existsSync(join(data, 'postmaster.pid'))) killQuietly(postmaster(), 'SIGQUIT'); // immediate shutdown; the watchdog removes the folder once we are gone
   };
   process.once('exit', onExit);
   let stopped = false;
@@ -133,15 +153,19 @@ function running(bin: string, root: string, data: string, port: number): Cluster
     stopped = true;
     process.off('exit', onExit);
     if (watchdog.pid !== undefined) killQuietly(watchdog.pid, 'SIGTERM');
-    try {
-      await runPg(bin, 'pg_ctl', ['stop', '-m', 'immediate', '-w', '-D', data]);
-    } catch (error) {
-      console.warn(`pg_ctl stop failed (${String(error)}); sending SIGQUIT to ${postmaster}`);
-      killQuietly(postmaster, 'SIGQUIT');
+    if (existsSync(join(data, 'postmaster.pid'))) {
+      try {
+        await runPg(bin, 'pg_ctl', ['stop', '-m', 'immediate', '-w', '-D', data]);
+      } catch (error) {
+        console.warn(`pg_ctl stop failed (${String(error)}); sending SIGQUIT to the postmaster`);
+        killQuietly(postmaster(), 'SIGQUIT');
+      }
     }
     rmSync(root, { recursive: true, force: true });
   };
-  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop };
+  const halt = () => runPg(bin, 'pg_ctl', ['stop', '-m', 'fast', '-w', '-t', '30', '-D', data]);
+  const resume = () => runPg(bin, 'pg_ctl', ['start', '-w', '-t', '30', '-D', data, '-l', join(root, 'server.log')]);
+  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop, halt, resume };
 }
 
 /** signals `pid`, which may be gone already (that is fine: it is what we wanted) */

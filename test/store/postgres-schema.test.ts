@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -12,6 +12,10 @@ import { createTestDatabase, postgresAvailable, postgresSuite } from '../helpers
 import { postgresShape, sqliteShape, type SchemaShape } from './schema-shape';
 
 const pools: pg.Pool[] = [];
+/** the versions of engine/store/postgres/migrations (0016, the baseline, and each one after it) */
+const VERSIONS = readdirSync(join(import.meta.dirname, '../../engine/store/postgres/migrations'))
+  .filter((name) => /^\d{4}-.+\.sql$/.test(name)).sort().map((name) => Number(name.slice(0, 4)));
+const NEWEST = VERSIONS.at(-1);
 afterAll(async () => {
   await Promise.all(pools.map((pool) => pool.end()));
 });
@@ -89,10 +93,10 @@ describe.skipIf(!postgresAvailable())(postgresSuite('the PostgreSQL schema'), ()
     }
   });
 
-  it('seeds the one row the engine needs (stock_clock) and is at version 16', async () => {
+  it('seeds the one row the engine needs (stock_clock) and is at the newest version', async () => {
     const pool = await open(await createTestDatabase());
     expect((await pool.query('SELECT id, catalog, stock FROM stock_clock')).rows).toEqual([{ id: 1, catalog: 1, stock: 0 }]);
-    expect((await pool.query('SELECT version FROM kassa_schema')).rows).toEqual([{ version: 16 }]);
+    expect((await pool.query('SELECT version FROM kassa_schema')).rows).toEqual([{ version: NEWEST }]);
   });
 
   it('migrates once when three processes open the same new database at the same moment', async () => {
@@ -100,7 +104,7 @@ describe.skipIf(!postgresAvailable())(postgresSuite('the PostgreSQL schema'), ()
     const children = [1, 2, 3].map(() => startChild(url));
     await Promise.all(children.map((child) => child.ready));
     for (const child of children) child.go(); // all three at once: each is loaded and waiting
-    for (const answer of await Promise.all(children.map((child) => child.answer))) expect(answer).toEqual({ versions: [16] });
+    for (const answer of await Promise.all(children.map((child) => child.answer))) expect(answer).toEqual({ versions: [NEWEST] });
     const pool = await open(url);
     const tables = await pool.query<{ name: string; copies: number }>(`
       SELECT table_name AS name, count(*)::int AS copies FROM information_schema.tables WHERE table_schema = 'public' GROUP BY table_name`);
@@ -113,8 +117,8 @@ describe.skipIf(!postgresAvailable())(postgresSuite('the PostgreSQL schema'), ()
     const three = [1, 2, 3].map(() => new pg.Pool({ connectionString: url, max: 2 }));
     pools.push(...three);
     const results = await Promise.all(three.map((pool) => migratePostgres(pool)));
-    expect(results.map((result) => result.version)).toEqual([16, 16, 16]);
-    expect(results.flatMap((result) => result.applied)).toEqual([16]);
+    expect(results.map((result) => result.version)).toEqual([NEWEST, NEWEST, NEWEST]);
+    expect(results.flatMap((result) => result.applied)).toEqual(VERSIONS);
     expect((await migratePostgres(three[0] ?? new pg.Pool())).applied).toEqual([]);
   });
 

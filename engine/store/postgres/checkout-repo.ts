@@ -59,6 +59,19 @@ export function createPgCheckoutRepo(q: Queryable): Async<CheckoutRepo> {
         WHERE state IN ('pending', 'refunding') ORDER BY created_at`)).rows;
     },
     /**
+     * Takes an open attempt's lease until `until` (contract §16; migration 0017): one conditional UPDATE, so of
+     * two processes claiming one attempt at once exactly one gets it (the second waits for the first's row lock,
+     * then reads its lease). false: another request or sweep holds it, or the attempt is settled.
+     */
+    async claimAttempt(id: string, now: number, until: number): Promise<boolean> {
+      return (await q.query(`UPDATE payment_attempts SET lease_until = $1
+        WHERE id = $2 AND state IN ('pending', 'refunding') AND (lease_until IS NULL OR lease_until <= $3)`, [until, id, now])).rowCount === 1;
+    },
+    /** gives an open attempt's lease up: a retry with its key, or a sweep, may take it over at once */
+    async releaseAttempt(id: string): Promise<undefined> {
+      await q.query("UPDATE payment_attempts SET lease_until = NULL WHERE id = $1 AND state IN ('pending', 'refunding')", [id]);
+    },
+    /**
      * Moves an attempt through the payment lifecycle; throws on a move the lifecycle does not have. The attempt's
      * row is locked (FOR UPDATE) before its state is read, so of two processes settling one attempt the second
      * waits, reads the state the first committed and throws (IllegalTransition): pending → settled happens once.
@@ -69,8 +82,9 @@ export function createPgCheckoutRepo(q: Queryable): Async<CheckoutRepo> {
       const current = rows[0];
       if (!current) throw new Error(`no payment attempt ${id}`);
       const to = nextAttemptState(current.state, event);
-      const moved = await q.query(`UPDATE payment_attempts SET state = $1, order_id = COALESCE($2, order_id), outcome = COALESCE($3, outcome)
-        WHERE id = $4 AND state = $5`, [to, orderId ?? null, event.type === 'failed' ? event.outcome : null, id, current.state]);
+      // a move ends the work its lease was for (migration 0017): the attempt in its new state is nobody's yet
+      const moved = await q.query(`UPDATE payment_attempts SET state = $1, order_id = COALESCE($2, order_id), outcome = COALESCE($3, outcome),
+        lease_until = NULL WHERE id = $4 AND state = $5`, [to, orderId ?? null, event.type === 'failed' ? event.outcome : null, id, current.state]);
       if (moved.rowCount !== 1) throw new Error(`payment attempt ${id} left state ${current.state} meanwhile`);
       return to;
     },

@@ -43,7 +43,10 @@ export function createPgPrintJobRepo(q: Queryable): Async<PrintJobRepo> {
       "UPDATE print_jobs SET state = 'queued', reason = $1, next_attempt_at = $2, updated_at = $3 WHERE seq = $4 AND state = 'printing'", [reason, at, now, seq])) === 1,
     fail: async (seq, reason, now) =>
       (await changed("UPDATE print_jobs SET state = 'failed', reason = $1, updated_at = $2 WHERE seq = $3 AND state IN ('queued', 'printing')", [reason, now, seq])) === 1,
-    failInterrupted: (reason, now) => changed("UPDATE print_jobs SET state = 'failed', reason = $1, updated_at = $2 WHERE state = 'printing'", [reason, now]),
+    /** `printing` jobs of `printer` untouched since `untouchedSince`: left half-sent by a process that stopped or died */
+    failInterrupted: (printer, reason, now, untouchedSince) => changed(
+      "UPDATE print_jobs SET state = 'failed', reason = $1, updated_at = $2 WHERE state = 'printing' AND printer = $3 AND updated_at <= $4", [reason, now, printer, untouchedSince]),
+    touch: async (seq, now) => (await changed("UPDATE print_jobs SET updated_at = $1 WHERE seq = $2 AND state = 'printing'", [now, seq])) === 1,
     languageOf: async (orderId) =>
       (await q.query<{ language: PrintLanguageName }>('SELECT language FROM order_languages WHERE order_id = $1', [orderId])).rows[0]?.language,
   };

@@ -126,6 +126,10 @@ function locksOn(client: Queryable): Locks {
     inventory: (occurrenceId, itemIds) =>
       rows('SELECT 1 FROM inventory_items WHERE occurrence_id = $1 AND id = ANY($2::text[]) ORDER BY id FOR UPDATE', [occurrenceId, [...itemIds]]),
     named: (name) => advisory(client, name),
+    tryNamed: async (name) => {
+      const { rows } = await client.query<{ held: boolean }>('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS held', [`kassa\n${name}`]);
+      return rows[0]?.held === true;
+    },
   };
 }
 

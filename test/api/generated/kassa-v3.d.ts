@@ -11,7 +11,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness; needs no key */
+        /** Liveness and the database; needs no key */
         get: operations["getHealth"];
         put?: never;
         post?: never;
@@ -721,6 +721,31 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         status: "ok";
+                        /** @description the database this engine process works on (never its URL) and that it answered just now */
+                        database: {
+                            kind: "sqlite" | "postgres";
+                            /** @enum {string} */
+                            status: "ok";
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
                     };
                 };
             };
