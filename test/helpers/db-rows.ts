@@ -1,0 +1,45 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import type { TestEngine } from './engine';
+
+/** int8 (COUNT, SUM of BIGINT, epoch ms) as a JavaScript number, as the engine's own pool reads it */
+const types: pg.CustomTypesConfig = {
+  getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === 20 ? Number : pg.types.getTypeParser(oid, format)),
+};
+
+/**
+ * Runs one read-only query on an engine's database — its SQLite file, or its PostgreSQL database under
+ * KASSA_TEST_DATABASE=postgres — and answers the rows: for tests that check what the engine wrote where the
+ * API shows nothing (a stored attempt's state, a counter). Write SQL both dialects read alike, with `?`
+ * placeholders (numbered for PostgreSQL here). The query runs in a read-only transaction: a test never writes
+ * through it.
+ */
+export async function readRows<R>(engine: Pick<TestEngine, 'dataDir' | 'database'>, sql: string, params: readonly unknown[] = []): Promise<R[]> {
+  if (engine.database === undefined) {
+    const db = new Database(join(engine.dataDir, 'kassa.sqlite'), { readonly: true, fileMustExist: true });
+    try {
+      return db.prepare<unknown[], R>(sql).all(...params);
+    } finally {
+      db.close();
+    }
+  }
+  let n = 0;
+  const numbered = sql.replace(/\?/g, () => `$${++n}`);
+  const client = new pg.Client({ connectionString: engine.database, types });
+  await client.connect();
+  try {
+    await client.query('BEGIN READ ONLY');
+    const result = await client.query<R & pg.QueryResultRow>(numbered, [...params]);
+    await client.query('ROLLBACK');
+    return result.rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** The one number a `SELECT COUNT(*) AS n …` (or any query answering one row with a numeric `n`) answers. */
+export async function readNumber(engine: Pick<TestEngine, 'dataDir' | 'database'>, sql: string, params: readonly unknown[] = []): Promise<number> {
+  const [row] = await readRows<{ n: number | null }>(engine, sql, params);
+  return Number(row?.n ?? 0);
+}
