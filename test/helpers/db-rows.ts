@@ -3,9 +3,10 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { TestEngine } from './engine';
 
-/** int8 (COUNT, SUM of BIGINT, epoch ms) as a JavaScript number, as the engine's own pool reads it */
+/** int8 (COUNT, epoch ms) and numeric (SUM of BIGINT) as JavaScript numbers, as SQLite answers them */
+const NUMBERS = new Set([20, 1700]);
 const types: pg.CustomTypesConfig = {
-  getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === 20 ? Number : pg.types.getTypeParser(oid, format)),
+  getTypeParser: (oid: number, format?: 'text' | 'binary') => (NUMBERS.has(oid) ? Number : pg.types.getTypeParser(oid, format)),
 };
 
 /**
