@@ -27,16 +27,29 @@ export async function readRows<R>(engine: Pick<TestEngine, 'dataDir' | 'database
   }
   let n = 0;
   const numbered = sql.replace(/\?/g, () => `$${++n}`);
-  const client = new pg.Client({ connectionString: engine.database, types });
-  await client.connect();
+  const client = await poolOf(engine.database).connect();
   try {
     await client.query('BEGIN READ ONLY');
     const result = await client.query<R & pg.QueryResultRow>(numbered, [...params]);
     await client.query('ROLLBACK');
     return result.rows;
   } finally {
-    await client.end();
+    client.release();
   }
+}
+
+/**
+ * One connection per database, kept for the test file's next read (a property test reads after every step);
+ * idle, it lets the process exit and closes after a second.
+ */
+const pools = new Map<string, pg.Pool>();
+function poolOf(url: string): pg.Pool {
+  let pool = pools.get(url);
+  if (pool === undefined) {
+    pool = new pg.Pool({ connectionString: url, types, max: 1, idleTimeoutMillis: 1_000, allowExitOnIdle: true });
+    pools.set(url, pool);
+  }
+  return pool;
 }
 
 /** The one number a `SELECT COUNT(*) AS n …` (or any query answering one row with a numeric `n`) answers. */
