@@ -1,5 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
-import { findBinaries } from './test/helpers/postgres-binaries';
+import { findBinaries } from './test/helpers/postgres-binaries.ts';
 
 /** where there is no PostgreSQL, the `postgres` project runs only the file that reports its suite skipped, with the reason */
 const postgresPresent = typeof findBinaries() === 'string';
