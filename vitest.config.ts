@@ -1,14 +1,33 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { findBinaries } from './test/helpers/postgres-binaries.ts';
+
+/** where there is no PostgreSQL, the `postgres` project runs only the file that reports its suite skipped, with the reason */
+const postgresPresent = typeof findBinaries() === 'string';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // one throwaway PostgreSQL cluster for the whole run (absent binaries: its tests skip with the reason)
+    // one throwaway PostgreSQL cluster for the whole run, shared by both projects (absent binaries: its tests skip with the reason)
     globalSetup: ['./test/helpers/postgres-setup.ts'],
-    // API tests start real engines on loopback with real SQLite files; two cores, so keep files in parallel but bounded.
+    // API tests start real engines on loopback with real databases; two cores, so keep files in parallel but bounded
+    // (for the whole run, both projects together).
     maxWorkers: 2,
     testTimeout: 20_000,
     hookTimeout: 30_000,
     reporters: ['default', './test/helpers/summary-reporter.ts'],
+    projects: [
+      {
+        extends: true,
+        test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/postgres/**'] },
+      },
+      {
+        // the API suite again, every engine on a fresh database of the run's PostgreSQL (test/helpers/engine.ts)
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: postgresPresent ? ['test/api/**/*.test.ts'] : ['test/postgres/api-suite-absent.test.ts'],
+          env: { KASSA_TEST_DATABASE: 'postgres' },
+        },
+      },
+    ],
   },
 });

@@ -33,11 +33,12 @@ export async function placeOrder(
   const flight = `${apiKeyId}\n${key}`;
   if (ctx.inFlight.has(flight)) throw new EngineError('IDEMPOTENCY_KEY_IN_PROGRESS');
 
-  const start = await beginCheckout(ctx, { apiKeyId, apiKeyScopes: apiKey.scopes, ...(apiKey.owner !== undefined && { apiKeyOwner: apiKey.owner }), idempotencyKey: key, body }, ctx.now());
-  if (start.kind === 'replay') return replay(start.status, start.body);
-
+  // in flight from before the first transaction: a second request that arrives while it runs (PostgreSQL runs
+  // them side by side) must not take the key's open attempt for one that a crash left behind
   ctx.inFlight.add(flight);
   try {
+    const start = await beginCheckout(ctx, { apiKeyId, apiKeyScopes: apiKey.scopes, ...(apiKey.owner !== undefined && { apiKeyOwner: apiKey.owner }), idempotencyKey: key, body }, ctx.now());
+    if (start.kind === 'replay') return replay(start.status, start.body);
     // the attempt is on the disk before any provider hears of it: a charge is never made that a restart cannot find
     if (chargeNeedsProvider(start.attempt.method)) await ctx.whenDurable();
     const settled = await chargeAttempt(ctx, start.attempt)

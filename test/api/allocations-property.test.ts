@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ALLOC, allocationCatalog, priceOptionOf, seatId } from '../fixtures/allocation-catalog';
-import { startTestEngine, type TestEngine } from '../helpers/engine';
+import { startTestEngine, withStore, type TestEngine } from '../helpers/engine';
 import { capFor, DEFAULT_ALLOCATION_CAP } from '../../engine/domain/allocations';
-import { catalogFile, readonlyDb } from '../sync/harness';
+import { catalogFile } from '../sync/harness';
+import { readRows } from '../helpers/db-rows';
 
 /**
  * Contract §10 at the hub, as a property: random interleavings of grant, top-up, give back, sales by
@@ -77,43 +78,31 @@ describe('allocations at the hub: the invariant under random interleavings (fast
         const web = await hub.createKey(['carts:write', 'orders:write', 'catalog:read']);
         const orders: string[] = [];
 
-        const rows = (): Row[] =>
-          readonlyDb(hub.dataDir, (db) =>
-            db.prepare<[string], Row>('SELECT id, capacity, held, sold, allocated FROM inventory_items WHERE occurrence_id = ? ORDER BY position').all(ALLOC.occurrenceId),
-          );
+        const rows = (): Promise<Row[]> =>
+          readRows<Row>(hub, 'SELECT id, capacity, held, sold, allocated FROM inventory_items WHERE occurrence_id = ? ORDER BY position', [ALLOC.occurrenceId]);
         /** what the arithmetic says is live now: carts past their deadline and lapsed allocations count for nothing */
-        const live = () =>
-          readonlyDb(hub.dataDir, (db) => {
-            const allocations = new Map(
-              db
-                .prepare<[number], { terminalId: string; itemId: string; q: number }>(
-                  'SELECT terminal_id AS terminalId, inventory_item_id AS itemId, quantity AS q FROM allocations WHERE expires_at > ?',
-                )
-                .all(clock)
-                .map((row) => [`${row.terminalId} ${row.itemId}`, row.q]),
-            );
-            const lefts = new Map(
-              db
-                .prepare<[number, number, string], { id: string; left: number }>(
-                  `SELECT i.id, i.capacity - i.sold
-                     - (SELECT COALESCE(SUM(ci.quantity), 0) FROM carts c JOIN cart_items ci ON ci.cart_id = c.id
-                        WHERE c.status = 'held' AND c.expires_at > ? AND ci.inventory_item_id = i.id)
-                     - (SELECT COALESCE(SUM(a.quantity), 0) FROM allocations a WHERE a.inventory_item_id = i.id AND a.expires_at > ?) AS left
-                   FROM inventory_items i WHERE i.occurrence_id = ?`,
-                )
-                .all(clock, clock, ALLOC.occurrenceId)
-                .map((row) => [row.id, row.left]),
-            );
-            return {
-              allocation: (terminalKeyId: string, itemId: string) => allocations.get(`${terminalKeyId} ${itemId}`) ?? 0,
-              left: (itemId: string) => lefts.get(itemId) ?? 0,
-            };
-          });
-        const keyIdOf = (key: string) =>
-          readonlyDb(hub.dataDir, (db) => db.prepare<[], { id: string }>("SELECT id FROM api_keys WHERE name = 'extra' ORDER BY rowid").all()).map((row) => row.id)[
-            [...terminals, web].indexOf(key)
-          ] ?? '';
-        const terminalIds = terminals.map(keyIdOf);
+        const live = async () => {
+          const allocations = new Map(
+            (await readRows<{ terminalId: string; itemId: string; q: number }>(hub,
+              'SELECT terminal_id AS "terminalId", inventory_item_id AS "itemId", quantity AS q FROM allocations WHERE expires_at > ?', [clock]))
+              .map((row) => [`${row.terminalId} ${row.itemId}`, row.q]),
+          );
+          const lefts = new Map(
+            (await readRows<{ id: string; left: number }>(hub,
+              `SELECT i.id, i.capacity - i.sold
+                 - (SELECT COALESCE(SUM(ci.quantity), 0) FROM carts c JOIN cart_items ci ON ci.cart_id = c.id
+                    WHERE c.status = 'held' AND c.expires_at > ? AND ci.inventory_item_id = i.id)
+                 - (SELECT COALESCE(SUM(a.quantity), 0) FROM allocations a WHERE a.inventory_item_id = i.id AND a.expires_at > ?) AS "left"
+               FROM inventory_items i WHERE i.occurrence_id = ?`, [clock, clock, ALLOC.occurrenceId]))
+              .map((row) => [row.id, row.left]),
+          );
+          return {
+            allocation: (terminalKeyId: string, itemId: string) => allocations.get(`${terminalKeyId} ${itemId}`) ?? 0,
+            left: (itemId: string) => lefts.get(itemId) ?? 0,
+          };
+        };
+        const keyIdOf = async (key: string) => (await withStore(hub, (store) => store.repos.keys.authenticate(key, clock)))?.id ?? '';
+        const terminalIds = await Promise.all(terminals.map(keyIdOf));
 
         const change = (t: number, changes: object[]) =>
           hub.request<{ data: { allocations: { quantity: number }[] } }>('POST', '/allocations', {
@@ -141,7 +130,7 @@ describe('allocations at the hub: the invariant under random interleavings (fast
           const what = `step ${step} ${JSON.stringify(act)}`;
           const itemId = 'item' in act ? (ITEMS[act.item] ?? '') : '';
           const quantityOf = (q: number) => (itemId === ALLOC.floor.inventoryItemId ? q : 1);
-          const before = live();
+          const before = await live();
           switch (act.kind) {
             case 'grant': {
               const wanted = quantityOf(act.change);
@@ -200,34 +189,26 @@ describe('allocations at the hub: the invariant under random interleavings (fast
               break;
           }
 
-          for (const row of rows()) {
+          for (const row of await rows()) {
             expect(row.held + row.sold + row.allocated, `${what}: ${JSON.stringify(row)}`).toBeLessThanOrEqual(row.capacity);
           }
-          readonlyDb(hub.dataDir, (db) => {
-            const mismatched = db
-              .prepare<[], { id: string }>(
-                `SELECT i.id FROM inventory_items i
-                 WHERE i.allocated <> (SELECT COALESCE(SUM(a.quantity), 0) FROM allocations a WHERE a.occurrence_id = i.occurrence_id AND a.inventory_item_id = i.id)
-                    OR i.held <> (SELECT COALESCE(SUM(ci.quantity), 0) FROM carts c JOIN cart_items ci ON ci.cart_id = c.id
-                                  WHERE c.status = 'held' AND c.occurrence_id = i.occurrence_id AND ci.inventory_item_id = i.id)`,
-              )
-              .all();
-            expect(mismatched, what).toEqual([]);
-            const seatsSoldTwice = db
-              .prepare<[], { id: string; n: number }>(
-                `SELECT ci.inventory_item_id AS id, SUM(ci.quantity) AS n FROM orders o JOIN cart_items ci ON ci.cart_id = o.cart_id
-                 WHERE o.status = 'confirmed' AND ci.inventory_item_id LIKE 'S%' GROUP BY 1 HAVING n > 1`,
-              )
-              .all();
-            expect(seatsSoldTwice, what).toEqual([]);
-          });
+          const mismatched = await readRows<{ id: string }>(hub,
+            `SELECT i.id FROM inventory_items i
+             WHERE i.allocated <> (SELECT COALESCE(SUM(a.quantity), 0) FROM allocations a WHERE a.occurrence_id = i.occurrence_id AND a.inventory_item_id = i.id)
+                OR i.held <> (SELECT COALESCE(SUM(ci.quantity), 0) FROM carts c JOIN cart_items ci ON ci.cart_id = c.id
+                              WHERE c.status = 'held' AND c.occurrence_id = i.occurrence_id AND ci.inventory_item_id = i.id)`);
+          expect(mismatched, what).toEqual([]);
+          const seatsSoldTwice = await readRows<{ id: string; n: number }>(hub,
+            `SELECT ci.inventory_item_id AS id, SUM(ci.quantity) AS n FROM orders o JOIN cart_items ci ON ci.cart_id = o.cart_id
+             WHERE o.status = 'confirmed' AND ci.inventory_item_id LIKE 'S%' GROUP BY 1 HAVING SUM(ci.quantity) > 1`);
+          expect(seatsSoldTwice, what).toEqual([]);
           // The inventory the web shop reads agrees with the arithmetic at once.
           const inventory = await hub.request<{ data: { areas: { inventoryItems: { id: string; available: number }[] }[] } }>(
             'GET',
             `/occurrences/${ALLOC.occurrenceId}/inventory`,
             { key: web },
           );
-          const now = live();
+          const now = await live();
           for (const listed of inventory.body.data.areas.flatMap((area) => area.inventoryItems)) {
             expect(listed.available, `${what}: ${listed.id}`).toBe(Math.max(0, now.left(listed.id)));
           }

@@ -8,8 +8,8 @@ import { InventoryView, type AvailabilityView, type CatalogDocument } from '../.
 import { replies } from '../../engine/contract/common';
 import type { NameLanguage } from '../../engine/domain/names';
 import { createSimulator } from '../../engine/checkout/payments/simulator';
-import { openDatabase } from '../../engine/store/db';
-import { createSqliteStore } from '../../engine/store/sqlite-store';
+import { loadMasterKey } from '../../engine/store/channel-repo';
+import { openStore } from '../../engine/store/open';
 import { occurrenceInventory } from '../../engine/catalog/catalog';
 import { createContext } from '../../engine/shared/context';
 import { concert, createCart, errorOf, seat } from '../helpers/cart-assertions';
@@ -69,7 +69,7 @@ describe('the inventory answer is unchanged byte for byte', () => {
     await createCart(engine, [seat('C12'), seat('C13')]);
     await createCart(engine, [concert(3)]);
     // The reference: the view as the use case builds it, through Fastify's own response serializer.
-    const store = createSqliteStore(openDatabase(engine.dataDir), { groupCommit: false });
+    const store = await openStore(engine.database, { dataDir: engine.dataDir, masterKey: loadMasterKey(engine.dataDir), groupCommit: false });
     const ctx = createContext(store, { holdSeconds: 900, now: Date.now, payments: createSimulator(store, { baseUrl: () => engine.url, now: Date.now }).provider });
     const reference = Fastify();
     reference.get<{ Querystring: { o: string; c?: string; l: NameLanguage } }>('/', { schema: { response: replies(200, InventoryView) } }, async (request) => ({

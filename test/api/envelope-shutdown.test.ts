@@ -1,10 +1,9 @@
-import Database from 'better-sqlite3';
 import { Agent, request as httpRequest } from 'node:http';
-import { join } from 'node:path';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCatalog } from '../../engine/catalog/demo';
 import { concert, createCart } from '../helpers/cart-assertions';
+import { readRows } from '../helpers/db-rows';
 import { startTestEngine, type TestEngine } from '../helpers/engine';
 import { paymentUnderWay } from '../helpers/orders';
 
@@ -174,12 +173,7 @@ describe('shutdown does not wait out keep-alive connections', () => {
       expect(waited).toBeLessThan(35_000 + 2_000);
       expect(engine.logs()).toContain('waiting for the work under way');
       expect(engine.logs()).not.toContain('work still running at shutdown');
-      const db = new Database(join(engine.dataDir, 'kassa.sqlite'), { readonly: true, fileMustExist: true });
-      try {
-        expect(db.prepare('SELECT state, outcome FROM payment_attempts').all()).toEqual([{ state: 'failed', outcome: 'not_charged' }]);
-      } finally {
-        db.close();
-      }
+      expect(await readRows(engine, 'SELECT state, outcome FROM payment_attempts')).toEqual([{ state: 'failed', outcome: 'not_charged' }]);
     } finally {
       await engine.close();
     }

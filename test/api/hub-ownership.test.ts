@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALLOC, allocationCatalog } from '../fixtures/allocation-catalog';
 import { startTestEngine, type ErrorEnvelope, type TestEngine } from '../helpers/engine';
 import { expectError, type Order, type OrdersPage } from '../helpers/orders';
-import { catalogFile, readonlyDb, SYNC_SCOPES } from '../sync/harness';
+import { catalogFile, SYNC_SCOPES } from '../sync/harness';
+import { readNumber, readRows } from '../helpers/db-rows';
 import { refused } from '../../engine/sync/refusal';
 
 /**
@@ -52,15 +53,12 @@ async function importOne(key: string, body: ReturnType<typeof order>): Promise<R
   return result;
 }
 /** the hub's books: sold places, and valid tickets (of orders not cancelled) of the floor */
-const books = () =>
-  readonlyDb(hub.dataDir, (db) => ({
-    sold: db.prepare<[], { sold: number }>(`SELECT sold FROM inventory_items WHERE id = '${ALLOC.floor.inventoryItemId}'`).get()?.sold,
-    validTickets: db
-      .prepare<[string], { n: number }>(
-        "SELECT COUNT(*) AS n FROM tickets t JOIN orders o ON o.id = t.order_id JOIN cart_items ci ON ci.id = t.item_id WHERE o.status = 'confirmed' AND ci.inventory_item_id = ?",
-      )
-      .get(ALLOC.floor.inventoryItemId)?.n,
-  }));
+const books = async () => ({
+  sold: (await readRows<{ sold: number }>(hub, 'SELECT sold FROM inventory_items WHERE id = ?', [ALLOC.floor.inventoryItemId]))[0]?.sold,
+  validTickets: await readNumber(hub,
+    "SELECT COUNT(*) AS n FROM tickets t JOIN orders o ON o.id = t.order_id JOIN cart_items ci ON ci.id = t.item_id WHERE o.status = 'confirmed' AND ci.inventory_item_id = ?",
+    [ALLOC.floor.inventoryItemId]),
+});
 
 describe('two terminal keys at one hub', () => {
   const refA = `ord_${crypto.randomUUID()}`;
@@ -77,7 +75,7 @@ describe('two terminal keys at one hub', () => {
     expect(refused({ status: 409, body: { error: real.error }, retryAfter: undefined })).toMatchObject({ kind: 'conflict', code: 'IMPORT_REFERENCE_TAKEN' });
     // B gives its place back (its own order: it may cancel it), so A can sell the house
     expect((await hub.request('POST', `/orders/${claimed.order?.id ?? ''}/cancel`, { key: tillB })).status).toBe(200);
-    expect(books()).toEqual({ sold: 0, validTickets: 0 });
+    expect(await books()).toEqual({ sold: 0, validTickets: 0 });
   });
 
   it("the attack: B imports with A's reference, reads, lists and cancels — and gets nothing of A's order", async () => {
@@ -85,7 +83,7 @@ describe('two terminal keys at one hub', () => {
     expect(made.status).toBe(201);
     orderA = made.order;
     const id = orderA?.id ?? '';
-    expect(books()).toEqual({ sold: CAPACITY, validTickets: CAPACITY });
+    expect(await books()).toEqual({ sold: CAPACITY, validTickets: CAPACITY });
 
     const stolen = await importOne(tillB, order(refA, CAPACITY));
     expect(stolen).toMatchObject({ status: 409, error: { code: 'IMPORT_REFERENCE_TAKEN' } });
@@ -106,7 +104,7 @@ describe('two terminal keys at one hub', () => {
       body: { changes: [{ occurrenceId: ALLOC.occurrenceId, inventoryItemId: ALLOC.floor.inventoryItemId, change: 2 }] },
     });
     expect(grant.body.data.allocations[0]?.quantity).toBe(0);
-    expect(books()).toEqual({ sold: CAPACITY, validTickets: CAPACITY });
+    expect(await books()).toEqual({ sold: CAPACITY, validTickets: CAPACITY });
   });
 
   it("A reads and cancels its own order (what its sync sends); the places go back once and are sold once more at most", async () => {
@@ -116,9 +114,9 @@ describe('two terminal keys at one hub', () => {
     expect(again).toMatchObject({ status: 201, replayed: true, order: { id } });
     const cancelled = await hub.request<{ data: Order }>('POST', `/orders/${id}/cancel`, { key: tillA });
     expect(cancelled.body.data.status).toBe('cancelled');
-    expect(books()).toEqual({ sold: 0, validTickets: 0 });
+    expect(await books()).toEqual({ sold: 0, validTickets: 0 });
     expect((await importOne(tillB, order(`ord_${crypto.randomUUID()}`, CAPACITY))).status).toBe(201);
     expect((await importOne(tillA, order(`ord_${crypto.randomUUID()}`, 1))).error?.code).toBe('INVENTORY_EXHAUSTED');
-    expect(books()).toEqual({ sold: CAPACITY, validTickets: CAPACITY });
+    expect(await books()).toEqual({ sold: CAPACITY, validTickets: CAPACITY });
   });
 });

@@ -19,7 +19,7 @@ const file = largeFieldCatalog(10 * MAX);
 
 beforeAll(async () => {
   engine = await startTestEngine({ catalogFile: file.path, demo: false });
-  channel = createChannel(engine);
+  channel = await createChannel(engine);
 });
 afterAll(async () => {
   await engine.close();

@@ -1,9 +1,7 @@
-import Database from 'better-sqlite3';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCatalog } from '../../engine/catalog/demo';
-import { openDatabase } from '../../engine/store/db';
-import { startTestEngine, type TestEngine } from '../helpers/engine';
+import { readNumber } from '../helpers/db-rows';
+import { startTestEngine, withStore, type TestEngine } from '../helpers/engine';
 
 /** What the customer was charged is what the order says, and a payment that never answered unlocks its cart. */
 
@@ -11,13 +9,8 @@ interface Cart { id: string; total: { amount: number; currency: string } }
 interface Order { total: { amount: number; currency: string }; payment: { amount: { amount: number } }; receiptLines: { amount: { amount: number } }[] }
 
 /** charges the simulated provider has recorded (its table in the engine's database, read beside it) */
-function charges(dataDir: string): number {
-  const db = new Database(join(dataDir, 'kassa.sqlite'), { readonly: true, fileMustExist: true });
-  try {
-    return db.prepare<[], number>('SELECT count(*) FROM psp_charges').pluck().get() ?? 0;
-  } finally {
-    db.close();
-  }
+function charges(engine: TestEngine): Promise<number> {
+  return readNumber(engine, 'SELECT COUNT(*) AS n FROM psp_charges');
 }
 
 const seat = (id: string) => ({ items: [{ occurrenceId: 'tempest-2027-04-02', inventoryItemId: id, priceOptionId: 'stalls-full', quantity: 1 }] });
@@ -33,7 +26,7 @@ describe('the catalog changing while the provider is answering', () => {
     ['a new USD rate', (doc: ReturnType<typeof demoCatalog>) => doc.exchangeRates?.forEach((rate) => rate.to === 'USD' && (rate.rate = '2.5'))],
     ['the USD rate removed', (doc: ReturnType<typeof demoCatalog>) => (doc.exchangeRates = doc.exchangeRates?.filter((rate) => rate.to !== 'USD'))],
   ])('%s: the order keeps the total that was charged', async (_name, change) => {
-    const chargesBefore = charges(engine.dataDir);
+    const chargesBefore = await charges(engine);
     const created = await engine.request<{ data: Cart }>('POST', '/carts', { body: { ...seat(_name.includes('new') ? 'G1' : 'G2'), currency: 'USD' } });
     const cart = created.body.data;
     expect(cart.total).toEqual({ amount: 4871, currency: 'USD' }); // 45.00 EUR × 1.0825
@@ -42,7 +35,7 @@ describe('the catalog changing while the provider is answering', () => {
       headers: { 'idempotency-key': crypto.randomUUID() },
     });
     // the provider has the charge; its answer is on the way (600 ms)
-    for (const deadline = Date.now() + 10_000; charges(engine.dataDir) === chargesBefore; await new Promise((done) => setTimeout(done, 10))) {
+    for (const deadline = Date.now() + 10_000; (await charges(engine)) === chargesBefore; await new Promise((done) => setTimeout(done, 10))) {
       if (Date.now() > deadline) throw new Error('the provider never recorded the charge');
     }
     const doc = demoCatalog();
@@ -69,13 +62,15 @@ describe('a payment attempt whose provider never answered', () => {
   it('is settled by the sweeper after a minute: the cart is unlocked without a restart', async () => {
     const cart = (await engine.request<{ data: Cart }>('POST', '/carts', { body: seat('H1') })).body.data;
     // What a lost provider answer leaves behind: the attempt pending, its key in progress, nothing running.
-    const db = openDatabase(engine.dataDir);
+    // (written through the engine's store, as the first transaction of POST /orders writes them)
     const key = crypto.randomUUID();
-    const apiKeyId = (db.prepare("SELECT id FROM api_keys WHERE name = 'admin'").get() as { id: string }).id;
-    db.prepare(`INSERT INTO payment_attempts (id, cart_id, api_key_id, idempotency_key, method, amount, currency, request, state, created_at)
-      VALUES ('pay_lost', ?, ?, ?, 'card', 4500, 'EUR', '{"token":"tok_visa"}', 'pending', ?)`).run(cart.id, apiKeyId, key, clock);
-    db.prepare("INSERT INTO idempotency_keys (api_key_id, key, cart_id, state, created_at) VALUES (?, ?, ?, 'in_progress', ?)").run(apiKeyId, key, cart.id, clock);
-    db.close();
+    await withStore(engine, async (store) => {
+      const apiKeyId = (await store.repos.keys.authenticate(engine.keys.admin))?.id ?? '';
+      await store.transaction(async (tx) => {
+        await tx.checkout.insertAttempt({ id: 'pay_lost', cartId: cart.id, apiKeyId, idempotencyKey: key, method: 'card', amount: 4500, currency: 'EUR', request: '{"token":"tok_visa"}', priced: null, createdAt: clock });
+        await tx.checkout.beginKey(apiKeyId, key, cart.id, clock);
+      });
+    });
 
     // while the attempt is young, the cart is locked: staff cannot release a cart that may be paying
     const locked = await engine.request<{ error: { code: string } }>('DELETE', `/carts/${cart.id}`);

@@ -1,11 +1,11 @@
-import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../engine/store/db';
-import { createKeyRepo } from '../../engine/store/key-repo';
+import { readNumber } from '../helpers/db-rows';
+import { onPostgres, withStore } from '../helpers/engine';
+import { createTestDatabase } from '../helpers/postgres';
 import { kill, startServe, type ServeProcess } from '../helpers/serve-process';
 
 /**
@@ -18,19 +18,9 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((proc) => kill(proc, 'SIGKILL')));
 });
 
-function count(dataDir: string, sql: string): number {
-  const db = new Database(join(dataDir, 'kassa.sqlite'), { readonly: true, fileMustExist: true });
-  try {
-    const row = db.prepare<[], { n: number }>(sql).get();
-    return row?.n ?? 0;
-  } finally {
-    db.close();
-  }
-}
-
-async function waitFor(check: () => boolean, timeoutMs: number): Promise<void> {
+async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) throw new Error('condition not reached in time');
     await sleep(50);
   }
@@ -40,12 +30,14 @@ describe('SIGKILL between the provider approval and the order commit', () => {
   it('ends with exactly one order and one charge after a restart, and the retry replays it', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'kassa-crash-'));
     try {
-      const keyDb = openDatabase(dataDir);
-      const key = createKeyRepo(keyDb).create('till', ['admin']).key;
-      keyDb.close();
+      // the engine's database: SQLite in dataDir, or a fresh PostgreSQL database in the postgres project
+      const engine = { dataDir, database: onPostgres ? await createTestDatabase({ migrated: true }) : undefined };
+      const database = engine.database === undefined ? [] : ['--database', engine.database];
+      const count = (sql: string) => readNumber(engine, sql);
+      const key = await withStore(engine, async (store) => (await store.repos.keys.create('till', ['admin'])).key);
       const headers = { 'x-svc-api-key': key, 'content-type': 'application/json' };
 
-      const first = await startServe(['--data', dataDir, '--rate-limit', '0', '--psp-answer-delay-ms', '60000']);
+      const first = await startServe(['--data', dataDir, ...database, '--rate-limit', '0', '--psp-answer-delay-ms', '60000']);
       running.push(first);
       const created = await fetch(`${first.url}/api/v3/carts`, {
         method: 'POST',
@@ -61,16 +53,16 @@ describe('SIGKILL between the provider approval and the order commit', () => {
         .then((response) => response.status)
         .catch(() => 'connection lost');
 
-      await waitFor(() => count(dataDir, 'SELECT COUNT(*) AS n FROM psp_charges') === 1, 15_000);
+      await waitFor(async () => (await count('SELECT COUNT(*) AS n FROM psp_charges')) === 1, 15_000);
       await kill(first, 'SIGKILL');
       expect(await lost).toBe('connection lost');
-      expect(count(dataDir, 'SELECT COUNT(*) AS n FROM orders')).toBe(0);
-      expect(count(dataDir, "SELECT COUNT(*) AS n FROM payment_attempts WHERE state = 'pending'")).toBe(1);
+      expect(await count('SELECT COUNT(*) AS n FROM orders')).toBe(0);
+      expect(await count("SELECT COUNT(*) AS n FROM payment_attempts WHERE state = 'pending'")).toBe(1);
 
-      const second = await startServe(['--data', dataDir, '--rate-limit', '0']);
+      const second = await startServe(['--data', dataDir, ...database, '--rate-limit', '0']);
       running.push(second);
-      expect(count(dataDir, 'SELECT COUNT(*) AS n FROM orders')).toBe(1);
-      expect(count(dataDir, 'SELECT COUNT(*) AS n FROM psp_charges')).toBe(1);
+      expect(await count('SELECT COUNT(*) AS n FROM orders')).toBe(1);
+      expect(await count('SELECT COUNT(*) AS n FROM psp_charges')).toBe(1);
 
       const retry = await fetch(`${second.url}/api/v3/orders`, { method: 'POST', headers: { ...headers, 'idempotency-key': idempotencyKey }, body: checkout });
       expect(retry.status).toBe(201);
@@ -89,9 +81,9 @@ describe('SIGKILL between the provider approval and the order commit', () => {
         code: 'CART_ALREADY_ORDERED',
         details: { orderId: order.id },
       });
-      expect(count(dataDir, 'SELECT COUNT(*) AS n FROM orders')).toBe(1);
-      expect(count(dataDir, 'SELECT COUNT(*) AS n FROM psp_charges')).toBe(1);
-      expect(count(dataDir, "SELECT sold AS n FROM inventory_items WHERE occurrence_id = 'tempest-2027-04-02' AND id = 'C7'")).toBe(1);
+      expect(await count('SELECT COUNT(*) AS n FROM orders')).toBe(1);
+      expect(await count('SELECT COUNT(*) AS n FROM psp_charges')).toBe(1);
+      expect(await count("SELECT sold AS n FROM inventory_items WHERE occurrence_id = 'tempest-2027-04-02' AND id = 'C7'")).toBe(1);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

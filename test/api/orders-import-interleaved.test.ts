@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../engine/domain/limits';
 import { startTestEngine, type TestEngine } from '../helpers/engine';
 import { fieldLines, largeFieldCatalog, totalOf } from '../helpers/large-orders';
-import { FEST, readonlyDb, type Order } from '../sync/harness';
+import { FEST, type Order } from '../sync/harness';
+import { readNumber, readRows } from '../helpers/db-rows';
 
 /**
  * A hub imports a batch one transaction per order and lets other requests run between them (issue #22). What
@@ -30,7 +31,7 @@ afterAll(async () => {
   file.remove();
 });
 
-const sold = () => readonlyDb(engine.dataDir, (db) => db.prepare<[string], { held: number; sold: number }>('SELECT held, sold FROM inventory_items WHERE id = ?').get(FEST.field.inventoryItemId));
+const sold = async () => (await readRows<{ held: number; sold: number }>(engine, 'SELECT held, sold FROM inventory_items WHERE id = ?', [FEST.field.inventoryItemId]))[0];
 
 describe('a batch of large orders imported while the same batch comes again and tills sell', () => {
   it('creates each order once, answers both batches with the same orders, and never sells past capacity', async () => {
@@ -74,11 +75,11 @@ describe('a batch of large orders imported while the same batch comes again and 
         expect([one?.status, other?.status]).toEqual([409, 409]);
       }
     });
-    const stock = sold();
+    const stock = await sold();
     expect(stock?.held).toBe(0);
     expect(stock?.sold).toBe(created.size * MAX + tillTickets);
     expect(stock?.sold).toBeLessThanOrEqual(CAPACITY);
-    const tickets = readonlyDb(engine.dataDir, (db) => db.prepare<[], { count: number }>('SELECT COUNT(*) AS count FROM tickets').get()?.count);
+    const tickets = await readNumber(engine, 'SELECT COUNT(*) AS n FROM tickets');
     expect(tickets).toBe(stock?.sold);
   }, 120_000);
 });

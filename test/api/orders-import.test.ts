@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type ErrorEnvelope, type TestEngine } from '../helpers/engine';
-import { FEST, catalogFile, readonlyDb, type Order } from '../sync/harness';
+import { FEST, catalogFile, type Order } from '../sync/harness';
+import { readNumber, readRows } from '../helpers/db-rows';
 
 /** A hub's one-request order import (contract §10): GET /capabilities and POST /orders/import. */
 
@@ -48,8 +49,8 @@ async function importBatch(orders: unknown[], key = importKey) {
   return hub.request<{ data: { results: Result[] } } & ErrorEnvelope>('POST', '/orders/import', { key, body: { orders } });
 }
 
-const fieldState = (engine: TestEngine) =>
-  readonlyDb(engine.dataDir, (db) => db.prepare<[], { held: number; sold: number }>(`SELECT held, sold FROM inventory_items WHERE id = 'field'`).get());
+const fieldState = async (engine: TestEngine) =>
+  (await readRows<{ held: number; sold: number }>(engine, "SELECT held, sold FROM inventory_items WHERE id = 'field'"))[0];
 
 describe('GET /capabilities', () => {
   it('lists the hub extensions without a key; a plain v3 service has no such route', async () => {
@@ -65,7 +66,7 @@ describe('GET /capabilities', () => {
 
 describe('POST /orders/import', () => {
   it('creates a whole order — tickets, extras, voucher, currency — with the external payment, in one request', async () => {
-    const before = fieldState(hub);
+    const before = await fieldState(hub);
     const order = terminalOrder({
       items: [adults(3)],
       extras: [{ extraId: FEST.extraId, quantity: 2 }],
@@ -81,7 +82,7 @@ describe('POST /orders/import', () => {
     expect(result?.order).toMatchObject({ status: 'confirmed', total: order.expectedTotal, payment: { method: 'external', status: 'captured', reference: order.reference } });
     expect(result?.order?.tickets).toHaveLength(3);
     expect(result?.order?.items.find((item) => item.type === 'extra')?.quantity).toBe(2);
-    expect(fieldState(hub)).toEqual({ held: before?.held, sold: (before?.sold ?? 0) + 3 });
+    expect(await fieldState(hub)).toEqual({ held: before?.held, sold: (before?.sold ?? 0) + 3 });
 
     // It is an order like any other, of the importing terminal's key: readable where every order is (admin,
     // orders:any), not found by a key of another owner (issue #22).
@@ -102,7 +103,7 @@ describe('POST /orders/import', () => {
     const order = terminalOrder();
     const first = (await importBatch([order])).body.data.results[0];
     expect(first?.status).toBe(201);
-    const sold = fieldState(hub)?.sold;
+    const sold = (await fieldState(hub))?.sold;
     const again = (await importBatch([order])).body.data.results[0];
     expect(again).toMatchObject({ status: 201, replayed: true, order: first?.order });
     // the same reference under a new Idempotency-Key of the same terminal: still the first order
@@ -113,7 +114,7 @@ describe('POST /orders/import', () => {
     const sameReference = (await importBatch([{ ...order, idempotencyKey: crypto.randomUUID() }], otherKey)).body.data.results[0];
     expect(sameReference).toMatchObject({ status: 409, error: { code: 'IMPORT_REFERENCE_TAKEN', type: 'CONFLICT_ERROR', param: 'orders[0].reference' } });
     expect(sameReference?.order).toBeUndefined();
-    expect(fieldState(hub)?.sold).toBe(sold);
+    expect((await fieldState(hub))?.sold).toBe(sold);
 
     const reused = (await importBatch([{ ...order, reference: 'ord_someone_else' }])).body.data.results[0];
     expect(reused).toMatchObject({ status: 409, error: { code: 'IDEMPOTENCY_KEY_REUSED', type: 'CONFLICT_ERROR', param: 'orders[0].idempotencyKey' } });
@@ -121,9 +122,9 @@ describe('POST /orders/import', () => {
   });
 
   it('refuses an order as a whole with the v3 code, holds nothing for it, and still takes the others of the batch', async () => {
-    const heldCarts = () => readonlyDb(hub.dataDir, (db) => db.prepare<[], { n: number }>(`SELECT COUNT(*) AS n FROM carts WHERE status = 'held'`).get()?.n);
-    const heldBefore = heldCarts();
-    const before = fieldState(hub);
+    const heldCarts = () => readNumber(hub, "SELECT COUNT(*) AS n FROM carts WHERE status = 'held'");
+    const heldBefore = await heldCarts();
+    const before = await fieldState(hub);
     const vipSold = await importBatch([terminalOrder({ items: [vip], expectedTotal: { amount: FEST.prices.vip, currency: 'EUR' } })]);
     expect(vipSold.body.data.results[0]?.status).toBe(201);
 
@@ -146,8 +147,8 @@ describe('POST /orders/import', () => {
     ]);
     expect(results[4]?.reference).toBe(good.reference);
     // Only the good order sold anything; the refused ones hold nothing (no orphan hold), and no cart of theirs is left held.
-    expect(fieldState(hub)).toEqual({ held: before?.held, sold: (before?.sold ?? 0) + 2 });
-    expect(heldCarts()).toBe(heldBefore);
+    expect(await fieldState(hub)).toEqual({ held: before?.held, sold: (before?.sold ?? 0) + 2 });
+    expect(await heldCarts()).toBe(heldBefore);
   });
 
   it('needs the orders:import scope, a valid body, and at most 100 orders', async () => {

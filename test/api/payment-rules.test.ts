@@ -1,26 +1,18 @@
-import Database from 'better-sqlite3';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCatalog } from '../../engine/catalog/demo';
 import type { CatalogDocument } from '../../engine/contract/catalog';
 import { available, cartOf, concert, createCart, errorOf, seat } from '../helpers/cart-assertions';
+import { readNumber } from '../helpers/db-rows';
 import { startTestEngine, type TestEngine } from '../helpers/engine';
 import { authenticationResultOf, card, cash, challengeOf, checkout, eur, expectError, orderOf } from '../helpers/orders';
 
 /**
  * Business rules of checkout (issue #12): the voucher policy, a total of 0 paid with `none`, a risk decline
  * that ends the cart's checkout for every method, 3-D Secure results bound to the cart and the attempt, and
- * an upper bound on cash tendered. Through the real HTTP server and a real SQLite file.
+ * an upper bound on cash tendered. Through the real HTTP server and a real database.
  */
 
-function count(engine: TestEngine, sql: string): number {
-  const db = new Database(join(engine.dataDir, 'kassa.sqlite'), { readonly: true, fileMustExist: true });
-  try {
-    return db.prepare<[], { n: number }>(sql).get()?.n ?? 0;
-  } finally {
-    db.close();
-  }
-}
+const count = (engine: TestEngine, sql: string): Promise<number> => readNumber(engine, sql);
 
 const applyVoucher = (engine: TestEngine, cartId: string, code: string) => engine.request('POST', `/carts/${cartId}/vouchers`, { body: { code } });
 
@@ -80,8 +72,8 @@ describe('voucher policy: one voucher per cart unless every voucher in it combin
     expect(imported.status).toBe(200);
     const refused = expectError(await checkout(engine, cart.id, both.total, cash()), 400, 'INVALID_VOUCHER', 'vouchers');
     expect(refused.details).toMatchObject({ reason: 'not_combinable' });
-    expect(count(engine, `SELECT COUNT(*) AS n FROM orders WHERE cart_id = '${cart.id}'`)).toBe(0);
-    expect(count(engine, "SELECT COALESCE(SUM(redeemed), 0) AS n FROM vouchers WHERE code IN ('WELCOME10', 'FIVEOFF')")).toBe(0);
+    expect(await count(engine, `SELECT COUNT(*) AS n FROM orders WHERE cart_id = '${cart.id}'`)).toBe(0);
+    expect(await count(engine, "SELECT COALESCE(SUM(redeemed), 0) AS n FROM vouchers WHERE code IN ('WELCOME10', 'FIVEOFF')")).toBe(0);
   });
 });
 
@@ -106,7 +98,7 @@ describe('a total of 0 needs no payment', () => {
     const order = orderOf(await checkout(engine, cart.id, eur(0), card('tok_visa')));
     expect(order.payment).toEqual({ method: 'none', status: 'captured', amount: eur(0) });
     expect(order.tickets).toHaveLength(2);
-    expect(count(engine, 'SELECT COUNT(*) AS n FROM psp_charges')).toBe(0);
+    expect(await count(engine, 'SELECT COUNT(*) AS n FROM psp_charges')).toBe(0);
   });
 
   it('payment.method none is accepted for 0 and refused for anything else (400 payment_required)', async () => {
@@ -145,8 +137,8 @@ describe('RISK_CHECK_FAILED ends the cart\'s checkout for every method (spec §7
     expectError(await checkout(engine, cart.id, cart.total, card('tok_risk')), 403, 'RISK_CHECK_FAILED');
     expectError(await checkout(engine, cart.id, cart.total, cash()), 403, 'RISK_CHECK_FAILED');
     expectError(await checkout(engine, cart.id, cart.total, card('tok_visa')), 403, 'RISK_CHECK_FAILED');
-    expect(count(engine, `SELECT COUNT(*) AS n FROM orders WHERE cart_id = '${cart.id}'`)).toBe(0);
-    expect(count(engine, 'SELECT COUNT(*) AS n FROM psp_charges')).toBe(0);
+    expect(await count(engine, `SELECT COUNT(*) AS n FROM orders WHERE cart_id = '${cart.id}'`)).toBe(0);
+    expect(await count(engine, 'SELECT COUNT(*) AS n FROM psp_charges')).toBe(0);
   });
 
   it('staff can release the declined cart: DELETE 204 and its stock is back', async () => {
@@ -178,7 +170,7 @@ describe('3-D Secure results are bound to the cart and the attempt', () => {
     const result = await authenticationResultOf(engine, reference, 'approve');
 
     expectError(await checkout(engine, second.id, second.total, card('tok_declined', result)), 402, 'PAYMENT_DECLINED');
-    expect(count(engine, `SELECT COUNT(*) AS n FROM orders WHERE cart_id = '${second.id}'`)).toBe(0);
+    expect(await count(engine, `SELECT COUNT(*) AS n FROM orders WHERE cart_id = '${second.id}'`)).toBe(0);
 
     const order = orderOf(await checkout(engine, first.id, first.total, card('tok_3ds', result)));
     expect(order.payment).toMatchObject({ method: 'card', authenticated: true });
@@ -189,7 +181,7 @@ describe('3-D Secure results are bound to the cart and the attempt', () => {
     const { reference } = challengeOf(await checkout(engine, cart.id, cart.total, card('tok_3ds')));
     const result = await authenticationResultOf(engine, reference, 'approve');
     const order = orderOf(await checkout(engine, cart.id, cart.total, card('tok_3ds', result)));
-    expect(count(engine, `SELECT COUNT(*) AS n FROM psp_challenges WHERE reference = '${reference}' AND used_by = '${order.payment.reference}'`)).toBe(1);
+    expect(await count(engine, `SELECT COUNT(*) AS n FROM psp_challenges WHERE reference = '${reference}' AND used_by = '${order.payment.reference}'`)).toBe(1);
     const other = await createCart(engine, [concert(1)]);
     expectError(await checkout(engine, other.id, other.total, card('tok_3ds', result)), 402, 'PAYMENT_DECLINED');
   });

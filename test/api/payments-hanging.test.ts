@@ -1,7 +1,6 @@
-import Database from 'better-sqlite3';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { available, concert, createCart } from '../helpers/cart-assertions';
+import { readRows } from '../helpers/db-rows';
 import { startTestEngine, type TestEngine } from '../helpers/engine';
 import { card, checkout, expectError, paymentUnderWay } from '../helpers/orders';
 
@@ -16,13 +15,8 @@ afterEach(async () => {
   await Promise.all(engines.splice(0).map((engine) => engine.close()));
 });
 
-function attempts(engine: TestEngine): Array<{ state: string; outcome: string | null }> {
-  const db = new Database(join(engine.dataDir, 'kassa.sqlite'), { readonly: true, fileMustExist: true });
-  try {
-    return db.prepare<[], { state: string; outcome: string | null }>('SELECT state, outcome FROM payment_attempts').all();
-  } finally {
-    db.close();
-  }
+function attempts(engine: TestEngine): Promise<Array<{ state: string; outcome: string | null }>> {
+  return readRows(engine, 'SELECT state, outcome FROM payment_attempts');
 }
 
 describe('a provider that never answers', () => {
@@ -44,7 +38,7 @@ describe('a provider that never answers', () => {
     expect(error.details).toMatchObject({ charged: false });
     expect(elapsed).toBeGreaterThanOrEqual(29_900);
     expect(elapsed).toBeLessThan(40_000);
-    expect(attempts(engine)).toEqual([{ state: 'failed', outcome: 'not_charged' }]);
+    expect(await attempts(engine)).toEqual([{ state: 'failed', outcome: 'not_charged' }]);
 
     expect((await engine.request('DELETE', `/carts/${cart.id}`)).status).toBe(204);
     expect(await available(engine, 'brass-2027-03-12', 'standing')).toBe(before);
@@ -71,6 +65,6 @@ describe('a provider that never answers', () => {
     expectError(await checkout(engine, cart.id, cart.total, card('tok_timeout')), 502, 'PAYMENT_PROVIDER_UNAVAILABLE');
     const paid = await checkout(engine, cart.id, cart.total, card('tok_visa'));
     expect(paid.status).toBe(201);
-    expect(attempts(engine).map((attempt) => attempt.state).sort()).toEqual(['captured', 'failed']);
+    expect((await attempts(engine)).map((attempt) => attempt.state).sort()).toEqual(['captured', 'failed']);
   });
 });

@@ -1,11 +1,9 @@
-import Database from 'better-sqlite3';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCatalog } from '../../engine/catalog/demo';
 import type { CatalogDocument } from '../../engine/contract/catalog';
 import { redactUrl } from '../../engine/http/log-redaction';
 import { concert, createCart } from '../helpers/cart-assertions';
-import { startTestEngine, type TestEngine } from '../helpers/engine';
+import { startTestEngine, withStore, type TestEngine } from '../helpers/engine';
 import { card, challengeOf, checkout, expectError, listOrders, orderOf } from '../helpers/orders';
 
 /**
@@ -112,12 +110,10 @@ describe('exchange rates have sane bounds', () => {
   });
 
   it('an absurd rate already in the database makes the currency unavailable: 503 on reads, never 500', async () => {
-    const db = new Database(join(engine.dataDir, 'kassa.sqlite'));
-    try {
-      db.prepare("UPDATE exchange_rates SET rate = '1000000000000' WHERE to_currency = 'USD'").run();
-    } finally {
-      db.close();
-    }
+    // written through the store as an engine without the bounds would have imported it (the store checks nothing)
+    await withStore(engine, async (store) => {
+      for await (const step of store.importCatalog(withRate('1000000000000'))) void step;
+    });
     const inventory = await engine.request('GET', '/occurrences/brass-2027-03-12/inventory?currency=USD');
     expectError(inventory, 503, 'CURRENCY_TEMPORARILY_UNAVAILABLE');
     const base = await engine.request('GET', '/occurrences/brass-2027-03-12/inventory');

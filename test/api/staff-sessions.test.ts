@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEngine, TEST_STAFF_PIN, type ErrorEnvelope, type TestEngine } from '../helpers/engine';
+import { onPostgres, startTestEngine, TEST_STAFF_PIN, type ErrorEnvelope, type TestEngine } from '../helpers/engine';
+import { createTestDatabase } from '../helpers/postgres';
 import { card, cash, checkout, expectError, orderOf, type OrdersPage } from '../helpers/orders';
 import { cartOf, concert } from '../helpers/cart-assertions';
 import { kill, startServe } from '../helpers/serve-process';
@@ -103,7 +104,9 @@ describe('the staff PIN the engine makes itself', () => {
   it('at the first start: a 6-digit PIN in DATA/staff-pin.txt (0600), one stdout line with the path, the PIN in no log', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'kassa-staff-pin-'));
     try {
-      const serve = await startServe(['--data', dataDir, '--log-level', 'debug'], 30_000, { KASSA_STAFF_PIN_HASH: '' });
+      // the engine's database: SQLite in dataDir, or a fresh PostgreSQL database in the postgres project
+      const database = onPostgres ? ['--database', await createTestDatabase({ migrated: true })] : [];
+      const serve = await startServe(['--data', dataDir, ...database, '--log-level', 'debug'], 30_000, { KASSA_STAFF_PIN_HASH: '' });
       const file = join(dataDir, 'staff-pin.txt');
       await expect.poll(() => serve.output(), { timeout: 5000 }).toContain(`staff PIN: see ${file}`);
       expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -121,7 +124,7 @@ describe('the staff PIN the engine makes itself', () => {
       expect(lines).not.toContain(pin);
 
       // the next start keeps it and says nothing
-      const again = await startServe(['--data', dataDir], 30_000, { KASSA_STAFF_PIN_HASH: '' });
+      const again = await startServe(['--data', dataDir, ...database], 30_000, { KASSA_STAFF_PIN_HASH: '' });
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(again.output()).not.toContain('staff PIN');
       expect(readFileSync(file, 'utf8').trim()).toBe(pin);

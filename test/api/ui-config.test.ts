@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../engine/store/db';
+import { readNumber } from '../helpers/db-rows';
 import { startTestEngine, type TestEngine } from '../helpers/engine';
 
 /** The UI's start-up config: its API key is for the engine's own origin only, and each start makes a new one. */
@@ -83,9 +83,7 @@ describe('the UI key on restart', () => {
     const firstKey = ((await (await fetch(`${first.url}/ui-config.json`)).json()) as { apiKey: string }).apiKey;
     expect((await first.request('GET', '/events', { key: firstKey })).status).toBe(200);
     await first.close();
-    const db = openDatabase(dataDir);
-    expect(db.prepare("SELECT COUNT(*) AS n FROM api_keys WHERE name = 'ui-session' AND revoked_at IS NULL").get()).toEqual({ n: 1 });
-    db.close();
+    expect(await readNumber(first, "SELECT COUNT(*) AS n FROM api_keys WHERE name = 'ui-session' AND revoked_at IS NULL")).toBe(1);
 
     const second = await startTestEngine({ dataDir });
     try {

@@ -191,8 +191,8 @@ describe('v1 bad input', () => {
 
   beforeAll(async () => {
     engine = await startTestEngine();
-    channel = createChannel(engine);
-    other = createChannel(engine, 'other');
+    channel = await createChannel(engine);
+    other = await createChannel(engine, 'other');
     victim = basketOf(await v1(engine, channel, 'PATCH', '/baskets', { body: { reference: REF, reservations: [ticket(2), extra('parking', 1)] } }));
   });
   afterAll(() => engine.close());

@@ -103,7 +103,7 @@ describe('v1 ↔ v3 parity, row by row (spec §9.1 and §9.2)', () => {
   let n = 0;
   beforeAll(async () => {
     [a, b] = await Promise.all([startTestEngine(), startTestEngine()]);
-    channel = createChannel(a);
+    channel = await createChannel(a);
   });
   afterAll(async () => {
     await Promise.all([a.close(), b.close()]);
@@ -292,7 +292,7 @@ describe('random baskets through v1 say what the v3 cart behind them says (prope
   let channel: Channel;
   beforeAll(async () => {
     engine = await startTestEngine();
-    channel = createChannel(engine);
+    channel = await createChannel(engine);
   });
   afterAll(() => engine.close());
 

@@ -8,7 +8,7 @@ import { startEngine, type EngineOptions } from '../../engine/start';
 import { loadMasterKey } from '../../engine/store/channel-repo';
 import type { KeyOptions } from '../../engine/store/key-repo';
 import { openStore } from '../../engine/store/open';
-import type { Repos } from '../../engine/store/port';
+import type { Repos, Store } from '../../engine/store/port';
 import { createTestDatabase } from './postgres';
 import { hashPin } from '../../engine/staff/pin';
 
@@ -48,6 +48,8 @@ export interface RequestOptions {
 export interface TestEngine {
   url: string;
   dataDir: string;
+  /** the engine's `--database`: a PostgreSQL URL under KASSA_TEST_DATABASE=postgres, undefined for SQLite in `dataDir` */
+  database: string | undefined;
   keys: { admin: string; carts: string; catalogRead: string; catalogWrite: string; ordersRead: string };
   /** every log line the engine wrote, as text */
   logs: () => string;
@@ -61,10 +63,22 @@ export interface TestEngine {
   close(): Promise<void>;
 }
 
+/** True when this run's engines are on PostgreSQL (KASSA_TEST_DATABASE=postgres: the `postgres` vitest project). */
+export const onPostgres: boolean = process.env.KASSA_TEST_DATABASE === 'postgres';
+
+/**
+ * A suite's name for a test kept on SQLite only: on PostgreSQL it reports itself skipped with `reason` in its
+ * name. Use as `describe.skipIf(onPostgres)(sqliteOnly('…', 'why'), …)`.
+ */
+export function sqliteOnly(name: string, reason: string): string {
+  return onPostgres ? `${name} (skipped on PostgreSQL: ${reason})` : name;
+}
+
 export async function startTestEngine(options: Partial<EngineOptions> = {}): Promise<TestEngine> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'kassa-test-'));
   // KASSA_TEST_DATABASE=postgres: every engine on a fresh PostgreSQL database of the run's throwaway cluster
-  const database = options.database ?? (process.env.KASSA_TEST_DATABASE === 'postgres' ? await createTestDatabase({ migrated: true }) : undefined);
+  // (one per data folder: an engine started again on a data folder it had before finds its database again)
+  const database = options.database ?? (onPostgres ? await databaseOf(dataDir) : undefined);
   // One till's keys, split by scope: they share an owner, so each sees the carts and orders of the others
   // (ownership tests make keys of their own with createKey).
   const till = { owner: TEST_OWNER };
@@ -90,6 +104,7 @@ export async function startTestEngine(options: Partial<EngineOptions> = {}): Pro
   return {
     url,
     dataDir,
+    database,
     keys,
     logs: () => lines.join(''),
     async createKey(scopes, keyOptions) {
@@ -122,11 +137,30 @@ export async function startTestEngine(options: Partial<EngineOptions> = {}): Pro
   };
 }
 
+/** the PostgreSQL database of each data folder this worker started an engine on */
+const databases = new Map<string, Promise<string>>();
+function databaseOf(dataDir: string): Promise<string> {
+  let database = databases.get(dataDir);
+  if (database === undefined) {
+    database = createTestDatabase({ migrated: true });
+    databases.set(dataDir, database);
+  }
+  return database;
+}
+
 /** The keys of the engine's database (its store, opened beside the running engine and closed again). */
 async function withKeys<T>(dataDir: string, database: string | undefined, use: (keys: Repos['keys']) => Promise<T>): Promise<T> {
-  const store = await openStore(database, { dataDir, masterKey: loadMasterKey(dataDir), groupCommit: false });
+  return withStore({ dataDir, database }, (store) => use(store.repos.keys));
+}
+
+/**
+ * Opens the store of an engine's database (SQLite in `dataDir`, or its PostgreSQL database) beside the running
+ * engine, hands it to `use` and closes it again: for tests that check what the engine wrote through the port.
+ */
+export async function withStore<T>(engine: Pick<TestEngine, 'dataDir' | 'database'>, use: (store: Store) => Promise<T>): Promise<T> {
+  const store = await openStore(engine.database, { dataDir: engine.dataDir, masterKey: loadMasterKey(engine.dataDir), groupCommit: false });
   try {
-    return await use(store.repos.keys);
+    return await use(store);
   } finally {
     await store.close();
   }

@@ -1,8 +1,7 @@
-import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { CartItem, Money, ReceiptLine } from './cart-assertions';
+import { readNumber } from './db-rows';
 import type { ApiResponse, ErrorEnvelope, TestEngine } from './engine';
 
 /**
@@ -202,14 +201,7 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 export async function paymentUnderWay(engine: TestEngine, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const db = new Database(join(engine.dataDir, 'kassa.sqlite'), { readonly: true, fileMustExist: true });
-    let pending: number;
-    try {
-      pending = db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM payment_attempts WHERE state = 'pending'").get()?.n ?? 0;
-    } finally {
-      db.close();
-    }
-    if (pending > 0) return;
+    if (await readNumber(engine, "SELECT COUNT(*) AS n FROM payment_attempts WHERE state = 'pending'") > 0) return;
     if (Date.now() > deadline) throw new Error('no payment attempt under way');
     await sleep(10);
   }

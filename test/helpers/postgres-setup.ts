@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { appendFileSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openPostgres } from '../../engine/store/postgres/connect';
+import { findBinaries } from './postgres-binaries';
 import type { ProvidedPostgres } from './postgres';
 
 /**
@@ -25,11 +26,26 @@ import type { ProvidedPostgres } from './postgres';
  * postmaster), and, for a SIGKILLed run, a detached watchdog that waits for this process to end.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // vitest runs this once per project (the root one too), each in its own module instance: the run's one
+  // cluster is kept on globalThis, and the last project's teardown stops it
+  const shared = globalThis as typeof globalThis & { kassaPostgresRun?: SharedRun };
+  const run = shared.kassaPostgresRun ??= { users: 0, started: startOnce() };
+  run.users += 1;
+  const started = await run.started;
+  project.provide('kassaPostgres', started.provided);
+  return async () => {
+    run.users -= 1;
+    if (run.users > 0) return;
+    shared.kassaPostgresRun = undefined;
+    await started.stop();
+  };
+}
+
+interface SharedRun { users: number; started: Promise<{ provided: ProvidedPostgres; stop: () => Promise<void> }> }
+
+async function startOnce(): Promise<{ provided: ProvidedPostgres; stop: () => Promise<void> }> {
   const bin = findBinaries();
-  if (typeof bin !== 'string') {
-    project.provide('kassaPostgres', { url: null, reason: bin.reason, template: '' } satisfies ProvidedPostgres);
-    return async () => undefined;
-  }
+  if (typeof bin !== 'string') return { provided: { url: null, reason: bin.reason, template: '' }, stop: async () => undefined };
   const cluster = await startCluster(bin);
   try {
     await migratedTemplate(cluster.url);
@@ -37,8 +53,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await cluster.stop();
     throw error;
   }
-  project.provide('kassaPostgres', { url: cluster.url, reason: '', template: TEMPLATE } satisfies ProvidedPostgres);
-  return cluster.stop;
+  return { provided: { url: cluster.url, reason: '', template: TEMPLATE }, stop: cluster.stop };
 }
 
 const run = promisify(execFile);
@@ -59,24 +74,6 @@ async function migratedTemplate(baseUrl: string): Promise<void> {
   await pool.end();
 }
 const asRoot = userInfo().uid === 0;
-
-/** the newest PostgreSQL bin folder that has initdb, or why there is none */
-function findBinaries(): string | { reason: string } {
-  const chosen = process.env.KASSA_PG_BIN;
-  if (chosen === 'none') return { reason: 'KASSA_PG_BIN=none' };
-  if (chosen) {
-    if (existsSync(join(chosen, 'initdb'))) return chosen;
-    return { reason: `KASSA_PG_BIN=${chosen} has no initdb` };
-  }
-  const root = '/usr/lib/postgresql';
-  const majors = existsSync(root) ? readdirSync(root).filter((name) => /^\d+(\.\d+)?$/.test(name)) : [];
-  majors.sort((a, b) => Number(b) - Number(a));
-  for (const major of majors) {
-    const bin = join(root, major, 'bin');
-    if (existsSync(join(bin, 'initdb'))) return bin;
-  }
-  return { reason: 'no PostgreSQL binaries (no /usr/lib/postgresql/*/bin/initdb; install Debian\'s postgresql package or set KASSA_PG_BIN)' };
-}
 
 /** runs one of the binaries, as `postgres` when we are root (the server refuses root) */
 async function runPg(bin: string, tool: string, args: string[]): Promise<void> {

@@ -15,7 +15,9 @@ export default class SummaryReporter implements Reporter {
         else if (state === 'failed') counts.failed += 1;
         else {
           counts.skipped += 1;
-          skipped.add(`${module.moduleId.split('/test/').at(-1) ?? module.moduleId}: ${test.parent.type === 'suite' ? test.parent.fullName : test.fullName}`);
+          // a skipped suite's reason is in its name; a test skipped on its own (it.skipIf) carries it in its own
+          const named = test.parent.type === 'suite' && !test.name.includes('(skipped') ? test.parent.fullName : test.fullName;
+          skipped.add(`${module.moduleId.split('/test/').at(-1) ?? module.moduleId}: ${named}`);
         }
       }
     }

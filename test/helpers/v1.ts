@@ -1,8 +1,6 @@
 import { expect } from 'vitest';
 import { checksumOf } from '../../engine/legacy-v1/http/channel-auth';
-import { openDatabase } from '../../engine/store/db';
-import { createChannelRepo, loadMasterKey } from '../../engine/store/channel-repo';
-import type { ApiResponse, TestEngine } from './engine';
+import { withStore, type ApiResponse, type TestEngine } from './engine';
 
 /**
  * The legacy v1 interface as a client sees it: channels made through the same repository the
@@ -49,22 +47,14 @@ export interface ReservationRequest {
   quantity: number;
 }
 
-export function createChannel(engine: TestEngine, name = 'web-shop'): Channel {
-  const db = openDatabase(engine.dataDir);
-  try {
-    return createChannelRepo(db, loadMasterKey(engine.dataDir)).create(name);
-  } finally {
-    db.close();
-  }
+/** Makes a v1 channel in the engine's database (SQLite or PostgreSQL), through its store. */
+export function createChannel(engine: TestEngine, name = 'web-shop'): Promise<Channel> {
+  return withStore(engine, (store) => store.repos.channels.create(name));
 }
 
-export function revokeChannel(engine: TestEngine, id: string): void {
-  const db = openDatabase(engine.dataDir);
-  try {
-    createChannelRepo(db, loadMasterKey(engine.dataDir)).revoke(id);
-  } finally {
-    db.close();
-  }
+/** Revokes a v1 channel in the engine's database, through its store. */
+export async function revokeChannel(engine: TestEngine, id: string): Promise<void> {
+  await withStore(engine, (store) => store.repos.channels.revoke(id));
 }
 
 export interface V1Options {

@@ -61,11 +61,13 @@ export function createPgCatalogRepo(q: Queryable, memo: PgCatalogMemo = createPg
   return {
     async occurrences(ids) {
       await session.ready(); // the version before the batch read: see postgres/catalog-memo.ts
-      const missing = [...new Set(ids.filter((id) => !kept.occurrence.has(id)))];
+      // an id PostgreSQL's text cannot hold (U+0000) names no occurrence
+      const missing = [...new Set(ids.filter((id) => !kept.occurrence.has(id) && !id.includes('\0')))];
       const loaded = missing.length > 0 ? await readOccurrences(missing) : new Map<string, OccurrenceFacts>();
       const asked = new Set(missing);
       const found = new Map<string, OccurrenceFacts>();
       for (const id of ids) {
+        if (id.includes('\0')) continue;
         const facts = await keptOccurrence(id, async () => (asked.has(id) ? loaded.get(id) : (await readOccurrences([id])).get(id)));
         if (facts) found.set(id, facts);
       }

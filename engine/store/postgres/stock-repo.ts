@@ -16,7 +16,15 @@ const jsonArray = (value: string): string => `COALESCE('[' || string_agg(${value
 
 export function createPgStockRepo(q: Queryable): Async<StockRepo> {
   return {
+    /**
+     * The counters as this transaction will commit them. The stamps of its own stock changes are taken at
+     * COMMIT (the deferred trigger inventory_stock_changed, migrations/0016-baseline.sql); a seat map read after
+     * releasing expired carts in the same transaction must see them, so the pending stamps are taken now — which
+     * holds the clock's row until COMMIT, as the commit would, with only reads left to do — and later changes
+     * are deferred again. Without pending changes this takes no lock.
+     */
     async versions(): Promise<StockVersions> {
+      await q.query('SET CONSTRAINTS inventory_stock_changed IMMEDIATE; SET CONSTRAINTS inventory_stock_changed DEFERRED');
       const { rows } = await q.query<StockVersions>('SELECT catalog, stock FROM stock_clock WHERE id = 1');
       const row = rows[0];
       if (!row) throw new Error('stock_clock has no row');

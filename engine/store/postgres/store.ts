@@ -63,7 +63,7 @@ export async function createPostgresStore(url: string, options: PostgresOptions 
     staffPins: createPgStaffPinRepo(q),
     stock: createPgStockRepo(q),
   });
-  const autocommit: Queryable = { query: (text, values) => unavailableOnFailure(() => pool.query(text, values)) };
+  const autocommit: Queryable = { query: (text, values) => unavailableOnFailure(() => textRefused(() => pool.query(text, values))) };
   const repos = reposOn(autocommit);
 
   const transaction = <T>(work: (tx: Tx) => Promise<T>, txOptions: TransactionOptions = {}): Promise<T> => run((tx) => work(tx), txOptions);
@@ -74,7 +74,8 @@ export async function createPostgresStore(url: string, options: PostgresOptions 
       let broken = false;
       try {
         await client.query(txOptions.readOnly === true ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN');
-        const result = await work({ ...reposOn(client), locks: locksOn(client) }, client);
+        const onClient: Queryable = { query: (text, values) => textRefused(() => client.query(text, values)) };
+        const result = await work({ ...reposOn(onClient), locks: locksOn(onClient) }, onClient);
         await client.query('COMMIT');
         return result;
       } catch (error) {
@@ -156,6 +157,19 @@ function connectionLost(error: unknown): boolean {
 
 function sqlState(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' && /^[0-9A-Z]{5}$/.test(error.code) ? error.code : undefined;
+}
+
+/**
+ * A client's text PostgreSQL cannot hold (U+0000; SQLite stores it): 400 MALFORMED_REQUEST, never a 5xx.
+ * (Lookups by an id drop such ids first, as they name nothing: catalog-repo.ts.)
+ */
+async function textRefused<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (sqlState(error) === '22021' || sqlState(error) === '22P05') throw new EngineError('MALFORMED_REQUEST');
+    throw error;
+  }
 }
 
 async function unavailableOnFailure<T>(run: () => Promise<T>): Promise<T> {

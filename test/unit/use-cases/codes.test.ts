@@ -5,7 +5,7 @@ import { ticketCode } from '../../../engine/checkout/codes';
 const CODE = /^[0-9A-HJKMNP-TV-Z]{20}$/;
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
-describe('ticket codes (engine/use-cases/codes.ts)', () => {
+describe('ticket codes (engine/checkout/codes.ts)', () => {
   it('are 20 characters of Crockford base32; 10,000 for one show are all different', () => {
     const codes = new Set(Array.from({ length: 10_000 }, () => ticketCode('brass-2027-03-12')));
     expect(codes.size).toBe(10_000);
