@@ -1,3 +1,4 @@
+import { setTimeout } from 'node:timers/promises';
 import type pg from 'pg';
 import { EngineError } from '../../domain/errors';
 import type { CatalogDocument } from '../../contract/catalog';
@@ -28,6 +29,8 @@ import { createPgStockRepo } from './stock-repo';
 
 /** How often a transaction that lost a deadlock or a serialization race is run again before it fails. */
 const ATTEMPTS = 5;
+/** the longest pause before the second try, growing with each try (a random part of it is taken) */
+const RETRY_PAUSE_MS = 20;
 
 /**
  * The PostgreSQL adapter of the storage port (a hub's database; contract §16): a `pg` pool, every transaction
@@ -70,6 +73,8 @@ export async function createPostgresStore(url: string, options: PostgresOptions 
 
   async function run<T>(work: (tx: Tx, client: Queryable) => Promise<T>, txOptions: TransactionOptions = {}): Promise<T> {
     for (let attempt = 1; ; attempt++) {
+      // after a deadlock or a serialization failure: a short random pause, so the two do not meet again at once
+      if (attempt > 1) await setTimeout(Math.random() * RETRY_PAUSE_MS * (attempt - 1));
       const client = await unavailableOnFailure(() => pool.connect());
       let broken = false;
       try {
@@ -82,7 +87,11 @@ export async function createPostgresStore(url: string, options: PostgresOptions 
         await client.query('ROLLBACK').catch(() => {
           broken = true;
         });
-        if (attempt < ATTEMPTS && retryable(error)) continue;
+        if (retryable(error)) {
+          if (attempt < ATTEMPTS) continue;
+          // still losing after every try: the database is too busy now — a retry later succeeds, so 503, not 500
+          throw new EngineError('DATABASE_UNAVAILABLE', { details: { reason: 'contention' } });
+        }
         if (connectionLost(error)) throw new EngineError('DATABASE_UNAVAILABLE');
         throw error;
       } finally {
