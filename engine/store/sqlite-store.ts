@@ -118,7 +118,8 @@ export function createSqliteStore(db: Db, options: { groupCommit?: boolean; mast
 
   async function* importCatalog(doc: CatalogDocument): CatalogImport {
     const steps = writer.plan(doc, true);
-    let step = steps.next();
+    // each step may commit a batch of staged rows: never while a transaction is open on the connection
+    let step = await whenIdle(() => steps.next());
     while (!step.done) {
       yield;
       step = await whenIdle(() => steps.next());
