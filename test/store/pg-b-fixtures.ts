@@ -17,6 +17,8 @@ import { createPgCatalogWriter } from '../../engine/store/postgres/catalog-write
 import type { Queryable } from '../../engine/store/postgres/queryable';
 import { openPostgres } from '../../engine/store/postgres/connect';
 import { createTestDatabase } from '../helpers/postgres';
+import { inTransaction } from './pg-repos-a-fixture';
+export { inTransaction };
 
 /** A repository of either adapter: awaiting a call works on both. */
 export type Either<T> = T | Async<T>;
@@ -44,21 +46,6 @@ export async function cleanUp(): Promise<void> {
   for (const dir of sqliteDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
-/** `work` in one transaction on a client of its own, committed (rolled back when it throws). */
-export async function inTransaction<T>(pool: pg.Pool, work: (tx: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK');
-    throw error;
-  } finally {
-    client.release();
-  }
-}
 
 export function importSqlite(db: Db, doc: CatalogDocument, staging = false): void {
   const writer = createCatalogWriter(db);
