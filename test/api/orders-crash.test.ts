@@ -61,6 +61,10 @@ describe('SIGKILL between the provider approval and the order commit', () => {
 
       const second = await startServe(['--data', dataDir, ...database, '--rate-limit', '0']);
       running.push(second);
+      // On PostgreSQL other live processes may share the database: a start cannot tell the killed process's attempt
+      // from a live one's, so it leaves an attempt whose lease (the provider deadline, 30 s) still runs, and the
+      // sweeper (every 30 s) settles it once the lease is over — within the minute the contract promises.
+      if (onPostgres) await waitFor(async () => (await count('SELECT COUNT(*) AS n FROM orders')) === 1, 75_000);
       expect(await count('SELECT COUNT(*) AS n FROM orders')).toBe(1);
       expect(await count('SELECT COUNT(*) AS n FROM psp_charges')).toBe(1);
 
@@ -87,5 +91,5 @@ describe('SIGKILL between the provider approval and the order commit', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 150_000);
 });

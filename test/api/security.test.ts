@@ -362,7 +362,7 @@ describe('Host and Origin guard, CORS, listening address', () => {
   it.each([['localhost:PORT'], ['127.0.0.1:PORT'], ['LOCALHOST:PORT'], ['[::1]:PORT']])('Host %s is accepted', async (host) => {
     const response = await send('/api/v3/health', { headers: { host: host.replace('PORT', port) } });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ status: 'ok' });
+    expect(response.body).toEqual({ status: 'ok', database: { kind: engine.database === undefined ? 'sqlite' : 'postgres', status: 'ok' } });
     const authed = await send('/api/v3/locations', { headers: { host: host.replace('PORT', port), 'x-svc-api-key': engine.keys.admin } });
     expect(authed.status).toBe(200);
   });

@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createTestDatabase, dropTestDatabase, postgresAvailable, postgresSuite } from '../helpers/postgres';
@@ -24,7 +26,9 @@ describe.skipIf(!postgresAvailable())(postgresSuite('the test PostgreSQL cluster
     await dropTestDatabase(second);
     const migrated = new pg.Client({ connectionString: await createTestDatabase({ migrated: true }) });
     await migrated.connect();
-    expect((await migrated.query('SELECT version FROM kassa_schema')).rows).toEqual([{ version: 16 }]);
+    // the template is at the newest migration of engine/store/postgres/migrations
+    const newest = Math.max(...readdirSync(join(import.meta.dirname, '../../engine/store/postgres/migrations')).filter((name) => /^\d{4}-.+\.sql$/.test(name)).map((name) => Number(name.slice(0, 4))));
+    expect((await migrated.query('SELECT version FROM kassa_schema')).rows).toEqual([{ version: newest }]);
     await migrated.end();
     const gone = new pg.Client({ connectionString: second });
     await expect(gone.connect()).rejects.toThrow(/does not exist/);
