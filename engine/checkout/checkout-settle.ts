@@ -36,7 +36,10 @@ export async function settleCheckout(ctx: EngineContext, attempt: AttemptRow, ou
 
 /** settleCheckout inside the caller's transaction (an import composes several in one). */
 export async function settleCheckoutIn(ctx: EngineContext, tx: Tx, attempt: AttemptRow, outcome: SettleOutcome, now: number, language?: PrintLanguage): Promise<Settlement> {
-  // the cart, then its attempt: the order every use case takes them in (store/port.ts Locks)
+  // the key, the cart, then its attempt: the order every use case takes them in (store/port.ts Locks). The key
+  // first: a same-key request beginning on another process must not read the key in progress and then find no
+  // pending attempt — it would take the key for an abandoned one and forget it, order and all
+  await tx.locks.idempotencyKey(attempt.apiKeyId, attempt.idempotencyKey);
   await tx.locks.cart(attempt.cartId);
   await tx.locks.attempt(attempt.id);
   const current = await tx.checkout.attempt(attempt.id);
