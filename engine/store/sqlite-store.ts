@@ -72,6 +72,11 @@ export function createSqliteStore(db: Db, options: { groupCommit?: boolean; mast
   const idle = async (): Promise<void> => {
     while (busy) await busy;
   };
+  /** runs `statement` once no transaction is under way, in the same turn as the check (none can begin in between) */
+  const whenIdle = async <T>(statement: () => T): Promise<T> => {
+    while (busy) await busy;
+    return statement();
+  };
   const noLocks: Locks = {
     idempotencyKey: () => Promise.resolve(),
     cart: () => Promise.resolve(),
@@ -81,10 +86,12 @@ export function createSqliteStore(db: Db, options: { groupCommit?: boolean; mast
     named: () => Promise.resolve(),
   };
   const inTx: Tx = { ...wrapAll(sync, () => false), locks: noLocks };
-  const repos: Repos = wrapAll(sync, () => busy !== undefined, idle);
+  const repos: Repos = wrapAll(sync, () => busy !== undefined, whenIdle);
 
   async function transaction<T>(work: (tx: Tx) => Promise<T>, txOptions: TransactionOptions = {}): Promise<T> {
-    await idle();
+    // the check and the claim in one turn: after `await idle()` another waiter woken by the same release could
+    // claim the connection first, and two BEGINs would meet
+    while (busy) await busy;
     let release = (): void => undefined;
     busy = new Promise<void>((resolve) => {
       release = resolve;
@@ -113,8 +120,7 @@ export function createSqliteStore(db: Db, options: { groupCommit?: boolean; mast
     let step = steps.next();
     while (!step.done) {
       yield;
-      await idle();
-      step = steps.next();
+      step = await whenIdle(() => steps.next());
     }
     const plan = step.value;
     await transaction(async () => writer.write(doc, plan));
@@ -133,8 +139,7 @@ export function createSqliteStore(db: Db, options: { groupCommit?: boolean; mast
     importCatalog,
     whenDurable: () => durability.whenDurable(),
     ping: async () => {
-      await idle();
-      db.prepare('SELECT 1').get();
+      await whenIdle(() => db.prepare('SELECT 1').get());
     },
     close: async () => {
       await idle();
@@ -144,19 +149,22 @@ export function createSqliteStore(db: Db, options: { groupCommit?: boolean; mast
   };
 }
 
-function wrapAll<R extends Record<string, object>>(sync: R, mustWait: () => boolean, idle?: () => Promise<void>): { readonly [K in keyof R]: Async<R[K]> } {
+type WhenIdle = <T>(statement: () => T) => Promise<T>;
+
+function wrapAll<R extends Record<string, object>>(sync: R, mustWait: () => boolean, whenIdle?: WhenIdle): { readonly [K in keyof R]: Async<R[K]> } {
   const out: Partial<Record<keyof R, unknown>> = {};
-  for (const name of Object.keys(sync) as (keyof R)[]) out[name] = wrap(sync[name], mustWait, idle);
+  for (const name of Object.keys(sync) as (keyof R)[]) out[name] = wrap(sync[name], mustWait, whenIdle);
   return out as { readonly [K in keyof R]: Async<R[K]> };
 }
 
-function wrap<R extends object>(repo: R, mustWait: () => boolean, idle?: () => Promise<void>): Async<R> {
+function wrap<R extends object>(repo: R, mustWait: () => boolean, whenIdle?: WhenIdle): Async<R> {
   const out: Record<string, unknown> = {};
   for (const [name, member] of Object.entries(repo)) {
     if (typeof member !== 'function') continue;
     const method = member as (...args: unknown[]) => unknown;
     out[name] = (...args: unknown[]) => {
-      if (idle && mustWait()) return idle().then(() => method(...args));
+      // not idle().then(method): between idle's last check and the callback a waiting transaction can begin
+      if (whenIdle && mustWait()) return whenIdle(() => method(...args));
       try {
         return Promise.resolve(method(...args));
       } catch (error) {
