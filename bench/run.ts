@@ -296,23 +296,29 @@ function hub() {
   return hubOnPostgres({ start: startServer, stop: stopServer, engineArgs: (dir, extra) => engineArgs(extra, dir), loadGenerator, say }, work, { rounds: Number(opts['pg-rounds']) });
 }
 
+/** `--pg-only`: scenario 8 alone; its tables on stdout, its JSON (and chart) as bench/results/pg-<time>.json|svg. */
+async function pgOnly(): Promise<void> {
+  await buildBundle();
+  const hubReport = await hub();
+  const cpu = cpus();
+  const report: BenchReport = {
+    startedAt: startedAt.toISOString(),
+    seconds: (performance.now() - t0) / 1000,
+    machine: { cpus: cpu.length, cpuModel: cpu[0]?.model.trim() ?? '?', node: process.version, memoryGb: totalmem() / 2 ** 30, loadAverageBefore: loadBefore, loadAverageAfter: loadavg(), stealPct: stealSince(stealBefore) },
+    settings: { warmupSeconds: WARMUP, measureSeconds: DURATION },
+    rows: [], startup: [], seeding: [], hub: hubReport, targets: hubTargets(hubReport),
+  };
+  const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
+  writeFileSync(join(RESULTS, `pg-${stamp}.json`), `${JSON.stringify(report, null, 2)}\n`);
+  if (hubReport.rows.length > 0) writeFileSync(join(RESULTS, `pg-${stamp}.svg`), chart(report));
+  process.stdout.write(`${hubTable(hubReport)}\n\n${targetsTable(report.targets)}\n\nload average before ${loadBefore.map((x) => x.toFixed(2)).join(' ')}, ` +
+    `after ${loadavg().map((x) => x.toFixed(2)).join(' ')}; CPU steal ${(report.machine.stealPct ?? Number.NaN).toFixed(0)} %; ${report.seconds.toFixed(0)} s\n` +
+    `Results: bench/results/pg-${stamp}.json${hubReport.rows.length > 0 ? ' and .svg' : ''}\n`);
+}
+
 async function main(): Promise<void> {
   mkdirSync(RESULTS, { recursive: true });
-  if (opts['pg-only']) {
-    await buildBundle();
-    const report = await hub();
-    const targets = hubTargets(report);
-    const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
-    const seconds = (performance.now() - t0) / 1000;
-    const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model.trim() ?? '?', node: process.version, memoryGb: totalmem() / 2 ** 30, loadAverageBefore: loadBefore, loadAverageAfter: loadavg(), stealPct: stealSince(stealBefore) };
-    writeFileSync(join(RESULTS, `pg-${stamp}.json`), `${JSON.stringify({ startedAt: startedAt.toISOString(), seconds, machine, settings: { warmupSeconds: WARMUP, measureSeconds: DURATION }, hub: report, targets }, null, 2)}\n`);
-    if (report.rows.length > 0) {
-      writeFileSync(join(RESULTS, `pg-${stamp}.svg`), chart({ startedAt: startedAt.toISOString(), seconds, machine, settings: { warmupSeconds: WARMUP, measureSeconds: DURATION }, rows: [], startup: [], seeding: [], hub: report, targets }));
-    }
-    process.stdout.write(`${hubTable(report)}\n\n${targetsTable(targets)}\n\nload average before ${loadBefore.map((x) => x.toFixed(2)).join(' ')}, ` +
-      `after ${loadavg().map((x) => x.toFixed(2)).join(' ')}; CPU steal ${machine.stealPct.toFixed(0)} %; ${seconds.toFixed(0)} s\nResults: bench/results/pg-${stamp}.json${report.rows.length > 0 ? ' and .svg' : ''}\n`);
-    return;
-  }
+  if (opts['pg-only']) return pgOnly();
   if (opts['terminal-only']) {
     await buildBundle();
     const { report, targets } = await terminal();
