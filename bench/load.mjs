@@ -1,5 +1,7 @@
 // The load generator: autocannon, in a process of its own so that it never shares the engine's event loop.
-// `node bench/load.mjs PLAN_JSON` warms up, measures, and prints one JSON result on stdout.
+// `node bench/load.mjs PLAN_JSON` warms up, measures, and prints one JSON result on stdout. `plan.urls` (instead of
+// `plan.url`) spreads the connections over several engines, one autocannon instance each (in this one process),
+// their requests counted together and per engine (`perUrl`).
 //
 // Every request is timed from the moment autocannon builds it (just before it is written to the socket) to its
 // last byte, whatever its status, per step of a scenario's chain; autocannon's own histogram (2xx only, whole
@@ -9,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 
 const plan = JSON.parse(process.argv[2] ?? '{}');
+const urls = plan.urls ?? [plan.url];
 const api = '/api/v3';
 const json = { 'content-type': 'application/json' };
 const keyed = { ...json, 'x-svc-api-key': plan.key ?? '' };
@@ -74,8 +77,8 @@ const createCart = (name, body) =>
     ctx.total = cart?.total;
   });
 
-async function fetchJson(path, init = {}) {
-  const response = await fetch(`${plan.url}${api}${path}`, { ...init, headers: { ...keyed, ...init.headers } });
+async function fetchJson(base, path, init = {}) {
+  const response = await fetch(`${base}${api}${path}`, { ...init, headers: { ...keyed, ...init.headers } });
   if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${response.status} ${await response.text()}`);
   return response.json();
 }
@@ -104,14 +107,25 @@ const scenarios = {
       ],
     };
   },
-  /** create a cart, then check it out: the two writes whose cost should not grow with the order history */
+  /**
+   * create a cart, then check it out: the two writes whose cost should not grow with the order history. With
+   * `p.shows` (a list like `p.concert`), each cart is for one of them picked at random: buyers spread over many
+   * shows instead of all on one standing area.
+   */
   async cartAndCheckout(p) {
-    return { headers: keyed, requests: [createCart('create cart', cartBody(p.concert)), checkout()] };
+    if (!p.shows) return { headers: keyed, requests: [createCart('create cart', cartBody(p.concert)), checkout()] };
+    const bodies = p.shows.map(cartBody);
+    const spread = step('create cart', () => ({ method: 'POST', path: `${api}/carts`, body: bodies[Math.floor(Math.random() * bodies.length)] }), (status, text, ctx) => {
+      const cart = status === 201 ? dataOf(text) : undefined;
+      ctx.cartId = cart?.id;
+      ctx.total = cart?.total;
+    });
+    return { headers: keyed, requests: [spread, checkout()] };
   },
   /** read one of `p.carts` held carts (made here before the warm-up) */
   async readCart(p) {
     const ids = [];
-    for (let i = 0; i < p.carts; i++) ids.push((await fetchJson('/carts', { method: 'POST', body: cartBody(p.concert) })).data.id);
+    for (let i = 0; i < p.carts; i++) ids.push((await fetchJson(p.url, '/carts', { method: 'POST', body: cartBody(p.concert) })).data.id);
     let next = 0;
     return { headers: keyed, requests: [step('read cart', () => ({ method: 'GET', path: `${api}/carts/${ids[next++ % ids.length]}` }))] };
   },
@@ -120,7 +134,7 @@ const scenarios = {
    * it out; a seat it lost (409) is struck off its list. Stops at the last sale.
    */
   async flash(p) {
-    const inventory = (await fetchJson(`/occurrences/${p.occurrenceId}/inventory`)).data;
+    const inventory = (await fetchJson(p.url, `/occurrences/${p.occurrenceId}/inventory`)).data;
     const seats = inventory.areas.flatMap((area) =>
       area.inventoryItems.filter((item) => item.available > 0).map((item) => ({ id: item.id, priceOptionId: area.priceOptions[0].id })));
     const free = [...seats];
@@ -180,33 +194,59 @@ function summary(latencies) {
   return { count: sorted.length, p50: round(percentile(sorted, 0.5)), p90: round(percentile(sorted, 0.9)), p99: round(percentile(sorted, 0.99)), mean: round(mean), max: round(sorted[sorted.length - 1] ?? 0) };
 }
 
+/** measured requests per engine (index into `urls`) */
+const perUrl = urls.map(() => 0);
+/** the connections of the engine at `urls[i]`: the plan's, shared out evenly */
+const share = (i) => Math.floor(plan.connections / urls.length) + (i < plan.connections % urls.length ? 1 : 0);
+
 /**
  * One autocannon run of warm-up + measurement: connections open and the server warms up during the warm-up,
- * and only responses after it count, so no connection set-up falls into the measurement.
+ * and only responses after it count, so no connection set-up falls into the measurement. One autocannon
+ * instance per engine, the connections shared out evenly; their figures are added up.
  */
-function run(setup, warmup, seconds, state) {
-  return new Promise((resolve, reject) => {
-    const instance = autocannon({
-      url: plan.url,
-      connections: plan.connections,
+function run(setups, warmup, seconds, state) {
+  const instances = [];
+  const done = Promise.all(urls.map((url, i) => new Promise((resolve, reject) => {
+    const counted = setups[i].requests.map((request) => ({
+      ...request,
+      onResponse(status, body, context) {
+        if (context.t0 >= rec.from) perUrl[i] += 1;
+        request.onResponse(status, body, context);
+      },
+    }));
+    instances.push(autocannon({
+      url,
+      connections: share(i),
       duration: warmup + seconds,
       timeout: 30,
-      headers: setup.headers,
-      requests: setup.requests,
-    }, (error, result) => (error ? reject(error) : resolve(result)));
-    const start = performance.now();
-    rec.from = start + warmup * 1000;
-    if (state) {
-      state.instance = instance;
-      state.start = start;
-    }
-  });
+      headers: setups[i].headers,
+      requests: counted,
+    }, (error, result) => (error ? reject(error) : resolve(result))));
+  })));
+  const start = performance.now();
+  rec.from = start + warmup * 1000;
+  if (state) {
+    state.instance = instances[0];
+    state.start = start;
+  }
+  return done.then((results) => ({
+    errors: results.reduce((n, r) => n + r.errors, 0),
+    timeouts: results.reduce((n, r) => n + r.timeouts, 0),
+    non2xx: results.reduce((n, r) => n + r.non2xx, 0),
+    total: results.reduce((n, r) => n + r.requests.total, 0),
+    average: results.reduce((n, r) => n + r.requests.average, 0),
+    // autocannon's percentiles do not add up: of the first instance (the only one, but for plan.urls)
+    latency: results[0].latency,
+  }));
 }
 
 const scenario = scenarios[plan.scenario];
 if (!scenario) throw new Error(`unknown scenario ${plan.scenario}`);
-const setup = await scenario(plan);
-const result = await run(setup, plan.warmup ?? 0, plan.duration, setup.state);
+const setups = [];
+for (const url of urls) setups.push(await scenario({ ...plan, url }));
+const setup = setups[0];
+if (urls.length > 1 && setup.state) throw new Error(`scenario ${plan.scenario} runs against one engine only`);
+const result = await run(setups, plan.warmup ?? 0, plan.duration, setup.state);
 const seconds = (performance.now() - rec.from) / 1000;
 
 const all = [...rec.steps.values()].flatMap((s) => s.latencies);
@@ -225,10 +265,11 @@ const out = {
   fivexx: count((code) => code >= 500),
   socketErrors: result.errors,
   timeouts: result.timeouts,
+  ...(urls.length > 1 && { perUrl: urls.map((url, i) => ({ url, connections: share(i), requests: perUrl[i], rps: round(perUrl[i] / seconds) })) }),
   warmupMaxMs: round(rec.warmupMaxMs),
   steps: Object.fromEntries([...rec.steps].map(([name, s]) => [name, { ...summary(s.latencies), statuses: s.statuses }])),
   // autocannon's own figures cover warm-up and measurement together; its latencies are of 2xx answers only
-  autocannon: { requests: result.requests.total, rpsAverage: result.requests.average, latency2xx: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99 }, non2xx: result.non2xx },
+  autocannon: { requests: result.total, rpsAverage: result.average, latency2xx: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99 }, non2xx: result.non2xx },
   ...(setup.state && { flash: { seats: setup.state.seats, sold: setup.state.sold, lostRaces: setup.state.lost, soldOutMs: setup.state.soldOutMs === undefined ? null : round(setup.state.soldOutMs) } }),
 };
 process.stdout.write(`${JSON.stringify(out)}\n`);

@@ -2,6 +2,10 @@
  * The benchmark's output: one table on stdout (and in bench/README.md), the same as JSON, and an SVG chart of
  * throughput and p99 per scenario.
  */
+import { hubTable, type HubReport } from './hub-report';
+import { fmt, int, pad, pct } from './table-format';
+
+export type { HubReport, HubRow, HubSummary } from './hub-report';
 
 /** What the load generator (bench/load.mjs) prints for one run. */
 export interface LoadResult {
@@ -18,6 +22,8 @@ export interface LoadResult {
   timeouts: number;
   steps: Record<string, { count: number; p50: number; p90: number; p99: number; mean: number; max: number; statuses: Record<string, number> }>;
   autocannon: { requests: number; rpsAverage: number; latency2xx: { p50: number; p90: number; p99: number }; non2xx: number };
+  /** with several engines (plan.urls): each one's connections and measured requests */
+  perUrl?: { url: string; connections: number; requests: number; rps: number }[];
   flash?: { seats: number; sold: number; lostRaces: number; soldOutMs: number | null };
 }
 
@@ -77,6 +83,8 @@ export interface BenchReport {
   flash?: { soldOutMs: number | null; proof: Record<string, number | boolean> };
   /** scenario 7 (issue #11): a sale on a terminal of a hub beside the same sale on a standalone engine */
   terminal?: TerminalReport;
+  /** scenario 8 (issue #23): the hub on PostgreSQL with one and two engine processes, beside SQLite */
+  hub?: HubReport;
   targets: Target[];
 }
 
@@ -112,18 +120,6 @@ export interface Timing { what: string; count: number; p50: number; p99: number 
 
 export interface TerminalReport { rows: TerminalRow[]; oneAtATime: Timing[] }
 
-const fmt = (x: number | undefined, digits = 1) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(digits));
-const int = (x: number) => Math.round(x).toLocaleString('en-US');
-const pct = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '–' : `${x.toFixed(0)} %`);
-
-function pad(cells: string[][]): string {
-  const widths = cells[0]?.map((_, c) => Math.max(...cells.map((row) => row[c]?.length ?? 0))) ?? [];
-  const line = (row: string[]) => `| ${row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0))).join(' | ')} |`;
-  const [head, ...body] = cells;
-  if (!head) return '';
-  return [line(head), `|${widths.map((w, c) => (c === 0 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`, ...body.map(line)].join('\n');
-}
-
 /** The results as Markdown tables (what `npm run bench` prints and docs/benchmark.md shows). */
 export function table(report: BenchReport): string {
   const head = ['scenario', 'conns', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'errors', 'peak RSS MB', 'CPU steal', '× baseline'];
@@ -157,6 +153,7 @@ export function table(report: BenchReport): string {
       `seats over capacity ${p.oversold}; orders ${p.orders}; tickets ${p.tickets} for ${p.distinctSeatsTicketed} distinct seats; seats sold twice ${p.seatsSoldTwice}: ${p.ok ? 'PROVEN' : 'FAILED'}`);
   }
   if (report.terminal) out.push('', terminalTable(report.terminal));
+  if (report.hub) out.push('', hubTable(report.hub));
   out.push('', '### Targets', '', targetsTable(report.targets));
   out.push('', `Machine: ${report.machine.cpus} × ${report.machine.cpuModel}, ${fmt(report.machine.memoryGb, 0)} GB, Node ${report.machine.node}; ` +
     `load average before ${report.machine.loadAverageBefore.map((x) => x.toFixed(2)).join(' ')}, after ${report.machine.loadAverageAfter.map((x) => x.toFixed(2)).join(' ')}; ` +
@@ -181,9 +178,15 @@ export function terminalTable(t: TerminalReport): string {
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** Two horizontal bar panels on log scales, one bar per run: throughput (req/s) and p99 latency (ms). */
+interface Bar { label: string; rps: number; p99: number; color: string; p99Color: string }
+
+/** Two horizontal bar panels on log scales, one bar per run: throughput (req/s) and p99 latency (ms); scenario 8's runs last. */
 export function chart(report: BenchReport): string {
-  const rows = report.rows;
+  const color = (r: Row) => (r.target === 'baseline' ? '#9aa5b1' : r.group === 'scale' ? '#6f9fd8' : '#1f6fd1');
+  const rows: Bar[] = [
+    ...report.rows.map((r) => ({ label: `${r.title} (${r.connections} c)`, rps: r.rps, p99: r.p99, color: color(r), p99Color: r.target === 'baseline' ? '#c3b7a8' : '#d1761f' })),
+    ...(report.hub?.rows ?? []).map((r) => ({ label: `8. ${r.title} (${r.connections} c)`, rps: r.rps, p99: r.p99, color: r.database === 'postgres' ? '#2f8f5b' : '#6f9fd8', p99Color: '#d1761f' })),
+  ];
   const labelW = 300;
   const panelW = 330;
   const gap = 40;
@@ -196,12 +199,11 @@ export function chart(report: BenchReport): string {
   const rpsDecades = decades(Math.max(...rows.map((r) => r.rps)));
   const p99Decades = decades(Math.max(...rows.map((r) => r.p99)));
   const scale = (value: number, n: number) => (Math.log10(Math.max(value, 1)) / n) * (panelW - 60);
-  const color = (r: Row) => (r.target === 'baseline' ? '#9aa5b1' : r.group === 'scale' ? '#6f9fd8' : '#1f6fd1');
   const parts: string[] = [];
   parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">`);
   parts.push(`<rect width="100%" height="100%" fill="#fff"/>`);
   parts.push(`<text x="10" y="20" font-size="14" font-weight="bold">Kassa engine benchmark — ${esc(report.startedAt)}</text>`);
-  parts.push(`<text x="${labelW}" y="42" font-weight="bold">throughput, req/s (log scale; grey: baseline)</text>`);
+  parts.push(`<text x="${labelW}" y="42" font-weight="bold">throughput, req/s (log scale; grey: baseline; green: PostgreSQL)</text>`);
   parts.push(`<text x="${labelW + panelW + gap}" y="42" font-weight="bold">p99 latency, ms (log scale)</text>`);
   const axis = (x0: number, n: number) => {
     for (let d = 0; d <= n; d++) {
@@ -216,10 +218,10 @@ export function chart(report: BenchReport): string {
     const y = top + i * rowH;
     const w1 = scale(r.rps, rpsDecades);
     const w2 = scale(r.p99, p99Decades);
-    parts.push(`<text x="${labelW - 8}" y="${y + 12}" text-anchor="end">${esc(`${r.title} (${r.connections} c)`)}</text>`);
-    parts.push(`<rect x="${labelW}" y="${y}" width="${w1.toFixed(1)}" height="${barH}" fill="${color(r)}"/>`);
+    parts.push(`<text x="${labelW - 8}" y="${y + 12}" text-anchor="end">${esc(r.label)}</text>`);
+    parts.push(`<rect x="${labelW}" y="${y}" width="${w1.toFixed(1)}" height="${barH}" fill="${r.color}"/>`);
     parts.push(`<text x="${(labelW + w1 + 4).toFixed(1)}" y="${y + 12}">${int(r.rps)}</text>`);
-    parts.push(`<rect x="${labelW + panelW + gap}" y="${y}" width="${w2.toFixed(1)}" height="${barH}" fill="${r.target === 'baseline' ? '#c3b7a8' : '#d1761f'}"/>`);
+    parts.push(`<rect x="${labelW + panelW + gap}" y="${y}" width="${w2.toFixed(1)}" height="${barH}" fill="${r.p99Color}"/>`);
     parts.push(`<text x="${(labelW + panelW + gap + w2 + 4).toFixed(1)}" y="${y + 12}">${fmt(r.p99, 1)}</text>`);
   });
   parts.push(`<text x="10" y="${height - 12}" fill="#555">${esc(`${report.machine.cpus} × ${report.machine.cpuModel}, Node ${report.machine.node}; ${report.settings.warmupSeconds} s warm-up + ${report.settings.measureSeconds} s per run; load average before ${report.machine.loadAverageBefore.map((x) => x.toFixed(2)).join(' ')}`)}</text>`);

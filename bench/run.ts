@@ -11,6 +11,8 @@ import { flashSoldBefore, preSellFlash, proveFlash, seedOrders } from './seed';
 import { syncBacklog } from './sync-backlog';
 import { ENGINE_PROCESS_FLAGS } from '../engine/cli/v8-flags';
 import { terminalSale } from './terminal-sale';
+import { hubOnPostgres, hubTargets } from './pg-hub';
+import { hubTable } from './hub-report';
 
 /**
  * `npm run bench`: builds and starts the real engine as `npm run serve` does (the esbuild bundle, fresh database, rate limit off) and a minimal Fastify +
@@ -20,7 +22,8 @@ import { terminalSale } from './terminal-sale';
  * under bench/results/. Options: --warmup S, --duration S (per run), --max-orders N (the largest order history,
  * default 1,000,000), --cpu-prof (profiles of the engine into bench/results/profiles/), --keep (keep the data
  * dirs), --sync-orders N (the sync backlog scenario's waiting orders, default 2,000), --sync-only (run just that),
- * --terminal-connections N (scenario 7's connections, default 1), --terminal-only (run just scenario 7).
+ * --terminal-connections N (scenario 7's connections, default 1), --terminal-only (run just scenario 7),
+ * --pg-rounds N (scenario 8's rounds, default 2), --pg-only (run just scenario 8, the hub on PostgreSQL).
  */
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -36,6 +39,8 @@ const { values: opts } = parseArgs({
     'sync-only': { type: 'boolean', default: false },
     'terminal-connections': { type: 'string', default: '1' },
     'terminal-only': { type: 'boolean', default: false },
+    'pg-rounds': { type: 'string', default: '2' },
+    'pg-only': { type: 'boolean', default: false },
   },
 });
 const WARMUP = Number(opts.warmup);
@@ -172,32 +177,42 @@ const stealSince = (before: { total: number; steal: number }) => {
   return (100 * (now.steal - before.steal)) / (now.total - before.total);
 };
 
-/** Runs bench/load.mjs against `server` and samples the server's RSS (and the machine's CPU steal) meanwhile. */
-function load(server: Server, plan: Record<string, unknown>): Promise<{ result: LoadResult; peakRssMb: number; stealPct: number }> {
-  const before = cpuTimes();
+/** Runs bench/load.mjs (a process of its own) with the bench's warm-up, duration and connections unless `plan` sets them. */
+function loadGenerator(plan: Record<string, unknown>, spawned: (pid: number) => void = () => undefined): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [join(ROOT, 'bench', 'load.mjs'), JSON.stringify({ url: server.url, warmup: WARMUP, duration: DURATION, connections: CONNECTIONS, ...plan })],
+    const proc = spawn(process.execPath, [join(ROOT, 'bench', 'load.mjs'), JSON.stringify({ warmup: WARMUP, duration: DURATION, connections: CONNECTIONS, ...plan })],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     track(proc);
-    let peak = rssMb(server.pid, 'VmRSS');
-    const sampler = setInterval(() => {
-      const now = rssMb(server.pid, 'VmRSS');
-      if (now > peak) peak = now;
-    }, 100);
+    if (proc.pid !== undefined) spawned(proc.pid);
     let out = '';
     let err = '';
     proc.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
     proc.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
     proc.on('exit', (code) => {
-      clearInterval(sampler);
       if (code !== 0) return reject(new Error(`load generator exited ${code}: ${err.slice(-3000)}`));
       try {
-        resolve({ result: JSON.parse(out) as LoadResult, peakRssMb: peak, stealPct: stealSince(before) });
+        resolve(JSON.parse(out) as LoadResult);
       } catch (error) {
         reject(error instanceof Error ? error : new Error(String(error)));
       }
     });
   });
+}
+
+/** Runs bench/load.mjs against `server` and samples the server's RSS (and the machine's CPU steal) meanwhile. */
+async function load(server: Server, plan: Record<string, unknown>): Promise<{ result: LoadResult; peakRssMb: number; stealPct: number }> {
+  const before = cpuTimes();
+  let peak = rssMb(server.pid, 'VmRSS');
+  const sampler = setInterval(() => {
+    const now = rssMb(server.pid, 'VmRSS');
+    if (now > peak) peak = now;
+  }, 100);
+  try {
+    const result = await loadGenerator({ url: server.url, ...plan });
+    return { result, peakRssMb: peak, stealPct: stealSince(before) };
+  } finally {
+    clearInterval(sampler);
+  }
 }
 
 function countOrders(dir = dataDir): number {
@@ -276,8 +291,34 @@ function terminal() {
     { connections: Number(opts['terminal-connections']), warmup: WARMUP, duration: DURATION, pairs: 3 });
 }
 
+/** Scenario 8, "the hub on PostgreSQL" (issue #23): SQLite, then PostgreSQL with one and two engine processes (bench/pg-hub.ts). */
+function hub() {
+  return hubOnPostgres({ start: startServer, stop: stopServer, engineArgs: (dir, extra) => engineArgs(extra, dir), loadGenerator, say }, work, { rounds: Number(opts['pg-rounds']) });
+}
+
+/** `--pg-only`: scenario 8 alone; its tables on stdout, its JSON (and chart) as bench/results/pg-<time>.json|svg. */
+async function pgOnly(): Promise<void> {
+  await buildBundle();
+  const hubReport = await hub();
+  const cpu = cpus();
+  const report: BenchReport = {
+    startedAt: startedAt.toISOString(),
+    seconds: (performance.now() - t0) / 1000,
+    machine: { cpus: cpu.length, cpuModel: cpu[0]?.model.trim() ?? '?', node: process.version, memoryGb: totalmem() / 2 ** 30, loadAverageBefore: loadBefore, loadAverageAfter: loadavg(), stealPct: stealSince(stealBefore) },
+    settings: { warmupSeconds: WARMUP, measureSeconds: DURATION },
+    rows: [], startup: [], seeding: [], hub: hubReport, targets: hubTargets(hubReport),
+  };
+  const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
+  writeFileSync(join(RESULTS, `pg-${stamp}.json`), `${JSON.stringify(report, null, 2)}\n`);
+  if (hubReport.rows.length > 0) writeFileSync(join(RESULTS, `pg-${stamp}.svg`), chart(report));
+  process.stdout.write(`${hubTable(hubReport)}\n\n${targetsTable(report.targets)}\n\nload average before ${loadBefore.map((x) => x.toFixed(2)).join(' ')}, ` +
+    `after ${loadavg().map((x) => x.toFixed(2)).join(' ')}; CPU steal ${(report.machine.stealPct ?? Number.NaN).toFixed(0)} %; ${report.seconds.toFixed(0)} s\n` +
+    `Results: bench/results/pg-${stamp}.json${hubReport.rows.length > 0 ? ' and .svg' : ''}\n`);
+}
+
 async function main(): Promise<void> {
   mkdirSync(RESULTS, { recursive: true });
+  if (opts['pg-only']) return pgOnly();
   if (opts['terminal-only']) {
     await buildBundle();
     const { report, targets } = await terminal();
@@ -377,11 +418,13 @@ async function main(): Promise<void> {
 
   const drained = await backlog();
   const sale = await terminal();
+  const pgHub = await hub();
 
   ratios();
   const report = finish(proof, flash, growth);
-  report.targets.push(drained, ...sale.targets);
+  report.targets.push(drained, ...sale.targets, ...hubTargets(pgHub));
   report.terminal = sale.report;
+  report.hub = pgHub;
   const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
   writeFileSync(join(RESULTS, `bench-${stamp}.json`), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(join(RESULTS, `bench-${stamp}.svg`), chart(report));

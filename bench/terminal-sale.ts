@@ -36,7 +36,7 @@ export const HELD_ALLOCATION = 20_000;
 const TERMINAL_SCOPES: Scope[] = ['catalog:read', 'carts:write', 'orders:write', 'orders:import'];
 
 /** The bench catalog's concert alone: a terminal tops up, and reads the venue's inventory of, every show on sale. */
-function concertCatalog(): CatalogDocument {
+export function concertCatalog(): CatalogDocument {
   const all = benchCatalog();
   return { ...all, events: all.events.filter((event) => event.id === CONCERT.eventId) };
 }

@@ -1,12 +1,7 @@
-import { execFile, spawn } from 'node:child_process';
-import { appendFileSync, chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openPostgres } from '../../engine/store/postgres/connect';
+import { startCluster, type Cluster } from './pg-cluster';
 import { findBinaries } from './postgres-binaries';
 import type { ProvidedPostgres } from './postgres';
 
@@ -46,7 +41,7 @@ interface SharedRun { users: number; started: Promise<{ provided: ProvidedPostgr
 async function startOnce(): Promise<{ provided: ProvidedPostgres; stop: () => Promise<void> }> {
   const bin = findBinaries();
   if (typeof bin !== 'string') return { provided: { url: null, reason: bin.reason, template: '' }, stop: async () => undefined };
-  const cluster = await startCluster(bin);
+  const cluster = await startCluster(bin, { label: 'kassa test cluster (test/helpers/postgres-setup.ts)', settings: ['max_connections = 300'] });
   try {
     await migratedTemplate(cluster.url);
   } catch (error) {
@@ -56,7 +51,6 @@ async function startOnce(): Promise<{ provided: ProvidedPostgres; stop: () => Pr
   return { provided: { url: cluster.url, reason: '', template: TEMPLATE }, stop: cluster.stop };
 }
 
-const run = promisify(execFile);
 /** a database migrated once per run, which createTestDatabase({ migrated: true }) copies; nobody else connects to it */
 const TEMPLATE = 'kassa_template';
 
@@ -73,24 +67,6 @@ async function migratedTemplate(baseUrl: string): Promise<void> {
   const pool = await openPostgres(url.toString());
   await pool.end();
 }
-const asRoot = userInfo().uid === 0;
-
-/** runs one of the binaries, as `postgres` when we are root (the server refuses root) */
-async function runPg(bin: string, tool: string, args: string[]): Promise<void> {
-  const [command, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, tool), ...args]] : [join(bin, tool), args];
-  await run(command, argv, { timeout: 60_000 });
-}
-
-interface Cluster {
-  url: string;
-  /** stops the server and removes the cluster */
-  stop: () => Promise<void>;
-  /** stops the server (pg_ctl stop -m fast: sessions ended, as a restart does), keeping the cluster */
-  halt: () => Promise<void>;
-  /** starts the stopped server again, on the same port */
-  resume: () => Promise<void>;
-}
-
 /**
  * A cluster of a test's own, apart from the run's shared one, for a test that stops and starts PostgreSQL
  * under running engines (test/pg/database-restart.test.ts); its `stop` removes it. The reason instead where
@@ -99,90 +75,5 @@ interface Cluster {
 export async function startOwnCluster(): Promise<Cluster | { reason: string }> {
   const bin = findBinaries();
   if (typeof bin !== 'string') return bin;
-  return startCluster(bin);
-}
-
-async function startCluster(bin: string): Promise<Cluster> {
-  const root = mkdtempSync(join(tmpdir(), 'kassa-pg-'));
-  if (asRoot) {
-    const { stdout } = await run('id', ['-u', 'postgres']);
-    const { stdout: gid } = await run('id', ['-g', 'postgres']);
-    chownSync(root, Number(stdout.trim()), Number(gid.trim()));
-  }
-  const data = join(root, 'data');
-  // --no-sync: only initdb's own final flush of the new files is skipped; the server runs with fsync on.
-  await runPg(bin, 'initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
-  let lastError: unknown;
-  for (let attempt = 0; attempt < 3; attempt += 1) {
-    const port = await freePort();
-    appendFileSync(data + '/postgresql.conf', [
-      '', '# kassa test cluster (test/helpers/postgres-setup.ts)',
-      "listen_addresses = '127.0.0.1'", `port = ${port}`, `unix_socket_directories = '${root}'`,
-      'max_connections = 300', 'fsync = on', 'log_min_messages = warning', '',
-    ].join('\n'));
-    try {
-      await runPg(bin, 'pg_ctl', ['start', '-w', '-t', '30', '-D', data, '-l', join(root, 'server.log')]);
-    } catch (error) {
-      lastError = error; // most likely the port was taken in between: the last `port` line wins on the next try
-      continue;
-    }
-    return running(bin, root, data, port);
-  }
-  const log = existsSync(join(root, 'server.log')) ? readFileSync(join(root, 'server.log'), 'utf8') : '';
-  rmSync(root, { recursive: true, force: true });
-  throw new Error(`the test PostgreSQL did not start: ${String(lastError)}\n${log}`);
-}
-
-function running(bin: string, root: string, data: string, port: number): Cluster {
-  // the postmaster of now (a halt and resume makes another): read from its pid file when it is signalled
-  const postmaster = (): number => Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  // a SIGKILLed run runs no exit handler: this watchdog outlives it, then stops the server and removes the folder
-  const watchdog = spawn('sh', ['-c', 'while kill -0 "$1" 2>/dev/null; do sleep 2; done; kill -QUIT "$(head -n 1 "$2/postmaster.pid")" 2>/dev/null; sleep 2; rm -rf "$3"',
-    'kassa-pg-watchdog', String(process.pid), data, root], { detached: true, stdio: 'ignore' });
-  watchdog.unref();
-  const onExit = (): void => {
-    if (existsSync(join(data, 'postmaster.pid'))) killQuietly(postmaster(), 'SIGQUIT'); // immediate shutdown; the watchdog removes the folder once we are gone
-  };
-  process.once('exit', onExit);
-  let stopped = false;
-  const stop = async (): Promise<void> => {
-    if (stopped) return;
-    stopped = true;
-    process.off('exit', onExit);
-    if (watchdog.pid !== undefined) killQuietly(watchdog.pid, 'SIGTERM');
-    if (existsSync(join(data, 'postmaster.pid'))) {
-      try {
-        await runPg(bin, 'pg_ctl', ['stop', '-m', 'immediate', '-w', '-D', data]);
-      } catch (error) {
-        console.warn(`pg_ctl stop failed (${String(error)}); sending SIGQUIT to the postmaster`);
-        killQuietly(postmaster(), 'SIGQUIT');
-      }
-    }
-    rmSync(root, { recursive: true, force: true });
-  };
-  const halt = () => runPg(bin, 'pg_ctl', ['stop', '-m', 'fast', '-w', '-t', '30', '-D', data]);
-  const resume = () => runPg(bin, 'pg_ctl', ['start', '-w', '-t', '30', '-D', data, '-l', join(root, 'server.log')]);
-  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop, halt, resume };
-}
-
-/** signals `pid`, which may be gone already (that is fine: it is what we wanted) */
-function killQuietly(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(pid, signal);
-  } catch (error) {
-    if (!(error instanceof Error && 'code' in error && error.code === 'ESRCH')) throw error;
-  }
-}
-
-/** a TCP port free on 127.0.0.1 right now (the caller retries if it is taken before the server binds it) */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => (port > 0 ? resolve(port) : reject(new Error('no port'))));
-    });
-  });
+  return startCluster(bin, { label: 'kassa test cluster of its own (test/helpers/postgres-setup.ts)', settings: ['max_connections = 300'] });
 }
