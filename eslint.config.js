@@ -55,14 +55,32 @@ const featureEdges = {
   shared: [],
 };
 const featureNames = Object.keys(featureEdges);
-/** The patterns that keep one feature folder to its allowed edges. */
+/**
+ * Single modules of another feature a feature may import beyond its edges: orders derive an order's payment from
+ * its attempt through the payment lifecycle's view (issue #23: the lifecycle owns payment state and its view).
+ */
+const featureModules = {
+  orders: ['checkout/payments/lifecycle'],
+};
+/** The patterns that keep one feature folder to its allowed edges (and the single modules of featureModules). */
 function featurePatterns(/** @type {keyof typeof featureEdges} */ name) {
+  const allowed = /** @type {Record<string, string[]>} */ (featureModules)[name] ?? [];
   const others = featureNames.filter((other) => other !== name && other !== 'shared' && !featureEdges[name].includes(other));
-  return {
-    group: others.map((other) => `**/${other}/*`).concat(others.map((other) => `**/${other}/**/*`)),
-    ...(name === 'shared' && { allowTypeImports: true }),
-    message: `engine/${name}/ imports no other feature than ${featureEdges[name].join(', ') || 'none'} (the allowed edges are listed in eslint.config.js).`,
-  };
+  const message = `engine/${name}/ imports no other feature than ${featureEdges[name].join(', ') || 'none'}${allowed.length ? ` (and ${allowed.join(', ')})` : ''} (the allowed edges are listed in eslint.config.js).`;
+  const whole = others.filter((other) => !allowed.some((module) => module.startsWith(`${other}/`)));
+  const partly = others.filter((other) => !whole.includes(other));
+  return [
+    {
+      group: whole.map((other) => `**/${other}/*`).concat(whole.map((other) => `**/${other}/**/*`)),
+      ...(name === 'shared' && { allowTypeImports: true }),
+      message,
+    },
+    // a feature one module of which is allowed: any other of its modules is refused
+    ...partly.map((other) => ({
+      regex: `(^|/)${other}/(?!(${allowed.filter((module) => module.startsWith(`${other}/`)).map((module) => module.slice(other.length + 1)).join('|')})$)`,
+      message,
+    })),
+  ];
 }
 /** Relative imports that leave a folder `depth` levels below engine/ for anything but the named layers. */
 const onlyLayers = (/** @type {number} */ depth, /** @type {string[]} */ layers, /** @type {string} */ message) =>
@@ -106,7 +124,7 @@ function engineLayers() {
     },
     ...featureNames.map((name) => ({
       files: [`engine/${name}/**`],
-      rules: restrict([uiBoundary, ...(name === 'legacy-v1' ? [] : [httpLayer]), adapters, storeValues, featurePatterns(/** @type {keyof typeof featureEdges} */ (name))]),
+      rules: restrict([uiBoundary, ...(name === 'legacy-v1' ? [] : [httpLayer]), adapters, storeValues, ...featurePatterns(/** @type {keyof typeof featureEdges} */ (name))]),
     })),
   ];
 }

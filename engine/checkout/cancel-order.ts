@@ -1,8 +1,8 @@
 import { EngineError } from '../domain/errors';
-import type { Order, PaymentView } from '../contract/order';
+import type { Order } from '../contract/order';
 import type { EngineContext } from '../shared/context';
 import { readOrder } from '../orders/read-order';
-import { cancelAttempt, cancelledPayment, refundAttempt } from './payments/lifecycle';
+import { cancelAttempt, refundAttempt } from './payments/lifecycle';
 
 /**
  * POST /orders/{id}/cancel (contract §4): the seats go back on sale, voucher redemptions are given back,
@@ -22,7 +22,8 @@ export async function cancelOrder(ctx: EngineContext, orderId: string): Promise<
     if (found) await tx.locks.attempt(found.id);
     const attempt = found && (await tx.checkout.attempt(found.id));
     if (order.status === 'cancelled') return { refund: attempt?.state === 'refunding' ? attempt.id : undefined };
-    await tx.orders.cancel(order, now, cancelledPayment(JSON.parse(order.payment) as PaymentView, attempt?.method, now));
+    // the order's payment is derived from its attempt (refunding, or refunded at once), not written here
+    await tx.orders.cancel(order, now);
     if (ctx.syncing) await tx.outbox.add('cancel', order.id, now);
     if (!attempt) return { refund: undefined };
     await tx.checkout.releaseVouchers(attempt.id);

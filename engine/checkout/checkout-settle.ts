@@ -9,7 +9,7 @@ import { redeemableCode, ticketCodes } from './codes';
 import type { EngineContext } from '../shared/context';
 import type { Tx } from '../store/port';
 import { orderViews } from '../orders/order-view';
-import { captureAttempt, capturedPayment, failAttempt, orphanAttempt, type SettleOutcome } from './payments/lifecycle';
+import { captureAttempt, failAttempt, orphanAttempt, type SettleOutcome } from './payments/lifecycle';
 
 /**
  * The second transaction of POST /orders: what the provider said becomes the outcome. Approved: the cart
@@ -86,14 +86,14 @@ async function createOrder(ctx: EngineContext, tx: Tx, attempt: AttemptRow, now:
     currency: view.currency,
     total: view.total.amount,
     lines: JSON.stringify({ items: view.items, receiptLines: view.receiptLines }),
-    payment: JSON.stringify(capturedPayment(attempt)),
     apiKeyId: attempt.apiKeyId,
   };
   await tx.orders.insert(row, tickets, giftCards);
   await captureAttempt(tx, attempt.id, orderId);
   if (language !== undefined) await tx.orderLanguages.remember(orderId, language);
   if (ctx.syncing) await tx.outbox.add('order', orderId, now);
-  const [order] = await orderViews(tx, [{ ...row, status: 'confirmed', cancelledAt: null }]);
+  // its payment is its attempt's, captured just now (orders/order-view.ts)
+  const [order] = await orderViews(tx, [{ ...row, payment: '', status: 'confirmed', cancelledAt: null }]);
   if (!order) throw new Error(`order ${orderId} has no view`);
   await tx.checkout.finishKey(attempt.apiKeyId, attempt.idempotencyKey, 'completed', 201, order);
   return { order };

@@ -26,7 +26,8 @@ export type AttemptEvent =
   /** the provider took the money but no order can be made of it (the cart is gone): it goes back */
   | { readonly type: 'orphaned' }
   | { readonly type: 'cancelled' }
-  | { readonly type: 'refund_confirmed' };
+  /** the refund is confirmed, at `at` (epoch ms): the time an order's payment shows as `refundedAt` */
+  | { readonly type: 'refund_confirmed'; readonly at: number };
 
 const TRANSITIONS: Readonly<Record<AttemptState, Partial<Record<AttemptEvent['type'], AttemptState>>>> = {
   pending: { captured: 'captured', failed: 'failed', orphaned: 'refunding' },

@@ -1,19 +1,32 @@
 import type { Order, PaymentView } from '../contract/order';
 import type { Cart } from '../contract/cart';
+import type { AttemptRow } from '../store/checkout-repo';
 import type { GiftCardRow, OrderEventRow, OrderRow, TicketPlaceRow } from '../store/order-repo';
 import type { Repos } from '../store/port';
 import { groupBy } from '../shared/group-by';
-
-/** The order as the API shows it (contract §4), from its row, its tickets and its gift cards. */
+import { paymentView } from '../checkout/payments/lifecycle';
 
 export interface OrderLines {
   items: Cart['items'];
   receiptLines: Cart['receiptLines'];
 }
 
-export function orderView(row: OrderRow, tickets: readonly TicketPlaceRow[], giftCards: readonly GiftCardRow[], event: OrderEventRow | undefined): Order {
+/**
+ * An order's payment: derived from its payment attempt by the payment lifecycle (issue #23; the order keeps no
+ * copy). An order without an attempt (a database older than attempts, or rows written by hand) shows the view
+ * stored on its row — as a cancellation used to leave it: refunded at once, when the order was cancelled.
+ */
+export function paymentOf(row: OrderRow, attempt: AttemptRow | undefined): PaymentView {
+  if (attempt) return paymentView(attempt);
+  const stored = JSON.parse(row.payment) as PaymentView;
+  if (row.status !== 'cancelled' || stored.status !== 'captured' || row.cancelledAt === null) return stored;
+  return { ...stored, status: 'refunded', refundedAt: new Date(row.cancelledAt).toISOString() };
+}
+
+/** The order as the API shows it (contract §4), from its row, its payment attempt, its tickets and its gift cards. */
+export function orderView(row: OrderRow, attempt: AttemptRow | undefined, tickets: readonly TicketPlaceRow[], giftCards: readonly GiftCardRow[], event: OrderEventRow | undefined): Order {
   const lines = JSON.parse(row.lines) as OrderLines;
-  const payment = JSON.parse(row.payment) as PaymentView;
+  const payment = paymentOf(row, attempt);
   return {
     id: row.id,
     cartId: row.cartId,
@@ -39,11 +52,15 @@ export function orderView(row: OrderRow, tickets: readonly TicketPlaceRow[], gif
   };
 }
 
-/** Views of several orders with their tickets, gift cards and shows fetched in three queries, not three per order. */
-export async function orderViews(repos: Pick<Repos, 'orders'>, rows: readonly OrderRow[]): Promise<Order[]> {
+/**
+ * Views of several orders with their payment attempts, tickets, gift cards and shows fetched in four queries, not
+ * four per order.
+ */
+export async function orderViews(repos: Pick<Repos, 'orders' | 'checkout'>, rows: readonly OrderRow[]): Promise<Order[]> {
   const ids = rows.map((row) => row.id);
+  const attempts = new Map((await repos.checkout.attemptsForOrders(ids)).map((attempt) => [attempt.orderId, attempt]));
   const tickets = groupBy(await repos.orders.tickets(ids), (ticket) => ticket.orderId);
   const cards = groupBy(await repos.orders.giftCards(ids), (card) => card.orderId);
   const events = new Map((await repos.orders.events(ids)).map((event) => [event.orderId, event]));
-  return rows.map((row) => orderView(row, tickets.get(row.id) ?? [], cards.get(row.id) ?? [], events.get(row.id)));
+  return rows.map((row) => orderView(row, attempts.get(row.id), tickets.get(row.id) ?? [], cards.get(row.id) ?? [], events.get(row.id)));
 }

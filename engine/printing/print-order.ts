@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { PaymentView } from '../contract/order';
 import type { PrintBody, PrintJob, PrintLanguage } from '../contract/printing';
 import { EngineError } from '../domain/errors';
 import type { PrintJobRow } from '../store/print-job-repo';
 import type { Repos } from '../store/port';
 import type { EngineContext } from '../shared/context';
+import { paymentOf } from '../orders/order-view';
 
 /** What the printing use cases need besides the context: the configured printers, first one the default. */
 export interface Printing {
@@ -32,7 +32,7 @@ export async function printOrder(ctx: EngineContext, printing: Printing, orderId
     const latest = body.ifNotPrinted === true ? await tx.printJobs.latestOfOrder(orderId) : undefined;
     if (latest) return { row: latest, created: false };
     const what = body.what ?? 'all';
-    const cash = (JSON.parse(order.payment) as PaymentView).method === 'cash';
+    const cash = paymentOf(order, await tx.checkout.attemptForOrder(orderId)).method === 'cash';
     const row = await tx.printJobs.insert({
       id: `prj_${randomBytes(12).toString('base64url')}`,
       code: staffCode(),

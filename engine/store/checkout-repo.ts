@@ -28,10 +28,15 @@ export interface AttemptRow {
   outcome: FailureOutcome | null;
   orderId: string | null;
   createdAt: number;
+  /** when its refund was confirmed (epoch ms; migration 0018), null unless refunded */
+  refundedAt: number | null;
 }
 
+/** what a new attempt is made of (the rest is its state, set by its moves) */
+export type NewAttempt = Omit<AttemptRow, 'state' | 'orderId' | 'outcome' | 'refundedAt'>;
+
 const ATTEMPT_COLUMNS = `id, cart_id AS cartId, api_key_id AS apiKeyId, idempotency_key AS idempotencyKey, method, amount, currency,
-  request, priced, state, outcome, order_id AS orderId, created_at AS createdAt`;
+  request, priced, state, outcome, order_id AS orderId, created_at AS createdAt, refunded_at AS refundedAt`;
 
 export function createCheckoutRepo(db: Db) {
   const keyGet = db.prepare<[string, string, number], IdempotencyRow>(`SELECT cart_id AS cartId, state, status, body
@@ -51,14 +56,17 @@ export function createCheckoutRepo(db: Db) {
   const attemptsOpen = db.prepare<[], AttemptRow>(`SELECT ${ATTEMPT_COLUMNS} FROM payment_attempts
     WHERE state IN ('pending', 'refunding') ORDER BY created_at`);
   // a move ends the work its lease was for (migration 0017): the attempt in its new state is nobody's yet
-  const attemptSet = db.prepare<[string, string | null, string | null, string, string]>(`UPDATE payment_attempts
-    SET state = ?, order_id = COALESCE(?, order_id), outcome = COALESCE(?, outcome), lease_until = NULL WHERE id = ? AND state = ?`);
+  const attemptSet = db.prepare<[string, string | null, string | null, number | null, string, string]>(`UPDATE payment_attempts
+    SET state = ?, order_id = COALESCE(?, order_id), outcome = COALESCE(?, outcome), refunded_at = COALESCE(?, refunded_at), lease_until = NULL
+    WHERE id = ? AND state = ?`);
   const attemptClaim = db.prepare<[number, string, number]>(`UPDATE payment_attempts SET lease_until = ?
     WHERE id = ? AND state IN ('pending', 'refunding') AND (lease_until IS NULL OR lease_until <= ?)`);
   const attemptRelease = db.prepare<[string]>("UPDATE payment_attempts SET lease_until = NULL WHERE id = ? AND state IN ('pending', 'refunding')");
   const riskDeclined = db.prepare<[string], { id: string }>(`SELECT id FROM payment_attempts
     WHERE cart_id = ? AND state = 'failed' AND outcome = 'risk_declined' LIMIT 1`);
   const attemptForOrder = db.prepare<[string], AttemptRow>(`SELECT ${ATTEMPT_COLUMNS} FROM payment_attempts WHERE order_id = ?`);
+  const attemptsForOrders = db.prepare<[string], AttemptRow>(`SELECT ${ATTEMPT_COLUMNS} FROM payment_attempts
+    WHERE order_id IN (SELECT value FROM json_each(?)) ORDER BY order_id`);
   const reserveVoucher = db.prepare<[string]>(`UPDATE vouchers SET redeemed = redeemed + 1
     WHERE code = ? AND (max_redemptions IS NULL OR redeemed < max_redemptions)`);
   const insertReservation = db.prepare<[string, string]>('INSERT INTO voucher_reservations (attempt_id, code) VALUES (?, ?)');
@@ -74,7 +82,7 @@ export function createCheckoutRepo(db: Db) {
     /** the key was not used up: the same key may be sent again as if new */
     forgetKey: (apiKeyId: string, key: string) => void keyForget.run(apiKeyId, key),
     purgeKeys: (now: number) => keyPurge.run(now - IDEMPOTENCY_LIFETIME_MS).changes,
-    insertAttempt: (attempt: Omit<AttemptRow, 'state' | 'orderId' | 'outcome'>) => void attemptInsert.run(attempt),
+    insertAttempt: (attempt: NewAttempt) => void attemptInsert.run(attempt),
     attempt: (id: string) => attemptGet.get(id),
     pendingForCart: (cartId: string) => attemptPendingForCart.get(cartId),
     pendingForKey: (apiKeyId: string, key: string) => attemptPendingForKey.get(apiKeyId, key),
@@ -95,12 +103,14 @@ export function createCheckoutRepo(db: Db) {
       const current = attemptGet.get(id);
       if (!current) throw new Error(`no payment attempt ${id}`);
       const to = nextAttemptState(current.state, event);
-      attemptSet.run(to, orderId ?? null, event.type === 'failed' ? event.outcome : null, id, current.state);
+      attemptSet.run(to, orderId ?? null, event.type === 'failed' ? event.outcome : null, event.type === 'refund_confirmed' ? event.at : null, id, current.state);
       return to;
     },
     /** a risk decline ended this cart's checkout for every method */
     riskDeclined: (cartId: string) => riskDeclined.get(cartId) !== undefined,
     attemptForOrder: (orderId: string) => attemptForOrder.get(orderId),
+    /** the attempts of several orders in one query (an order has at most one; an old database's may have none) */
+    attemptsForOrders: (orderIds: readonly string[]) => attemptsForOrders.all(JSON.stringify(orderIds)),
     /** Counts one redemption of each code for the attempt; returns the first code already used up (the caller rolls back). */
     reserveVouchers(attemptId: string, codes: readonly string[]): string | undefined {
       for (const code of codes) {

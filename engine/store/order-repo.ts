@@ -12,8 +12,14 @@ export interface OrderRow {
   currency: string;
   total: number;
   lines: string;
+  /**
+   * The payment view as JSON, for an order of an old database only (one without a payment attempt): since
+   * migration 0018 an order's payment is derived from its attempt (orders/order-view.ts) and this is written empty.
+   */
   payment: string;
 }
+/** what a new order is made of: its payment is its attempt's, not written here */
+export type NewOrder = Omit<OrderRow, 'status' | 'cancelledAt' | 'payment'> & { apiKeyId: string };
 export interface TicketRow { id: string; itemId: string; code: string }
 /** where a ticket admits to: its area and, in an assigned-seat area, the seat's label */
 export interface TicketPlaceRow extends TicketRow { orderId: string; area: string | null; seat: string | null }
@@ -26,7 +32,7 @@ const ORDER_COLUMNS = `id, cart_id AS cartId, status, created_at AS createdAt, c
 export function createOrderRepo(db: Db) {
   // the owner is the key's that checked out (its id, or its role's shared name; at a hub the importing terminal's)
   const insertOrder = db.prepare(`INSERT INTO orders (id, cart_id, status, created_at, currency, total, lines, payment, api_key_id, owner)
-    VALUES (@id, @cartId, 'confirmed', @createdAt, @currency, @total, @lines, @payment, @apiKeyId,
+    VALUES (@id, @cartId, 'confirmed', @createdAt, @currency, @total, @lines, '', @apiKeyId,
       (SELECT COALESCE(owner, id) FROM api_keys WHERE id = @apiKeyId))`);
   const ownerOf = db.prepare<[string], { owner: string | null }>('SELECT owner FROM orders WHERE id = ?');
   const insertTicket = db.prepare('INSERT INTO tickets (id, order_id, item_id, code, position) VALUES (?, ?, ?, ?, ?)');
@@ -60,12 +66,11 @@ export function createOrderRepo(db: Db) {
     WHERE owner = ? AND rowid < ? ORDER BY rowid DESC LIMIT ?`);
   const byTicketCode = db.prepare<[string], OrderRow & { owner: string | null }>(`SELECT ${ORDER_COLUMNS.replace(/(^|, )(\w+)/g, '$1o.$2')}, o.owner
     FROM orders o JOIN tickets t ON t.order_id = o.id WHERE t.code = ?`);
-  const cancel = db.prepare<[number, string, string]>("UPDATE orders SET status = 'cancelled', cancelled_at = ?, payment = ? WHERE id = ?");
-  const setPayment = db.prepare<[string, string]>('UPDATE orders SET payment = ? WHERE id = ?');
+  const cancel = db.prepare<[number, string]>("UPDATE orders SET status = 'cancelled', cancelled_at = ? WHERE id = ?");
   const voidGiftCards = db.prepare<[string]>("UPDATE gift_cards SET status = 'void' WHERE order_id = ?");
 
   return {
-    insert(order: Omit<OrderRow, 'status' | 'cancelledAt'> & { apiKeyId: string }, tickets: readonly TicketRow[], giftCards: readonly Omit<GiftCardRow, 'status'>[]) {
+    insert(order: NewOrder, tickets: readonly TicketRow[], giftCards: readonly Omit<GiftCardRow, 'status'>[]) {
       insertOrder.run(order);
       tickets.forEach((ticket, position) => insertTicket.run(ticket.id, order.id, ticket.itemId, ticket.code, position));
       for (const card of giftCards) insertGiftCard.run(card.code, order.id, card.itemId, card.amount, card.currency);
@@ -85,10 +90,9 @@ export function createOrderRepo(db: Db) {
     /** who the order belongs to (null: no key recorded); undefined: no such order */
     owner: (orderId: string): { owner: string | null } | undefined => ownerOf.get(orderId),
     byTicketCode: (code: string) => byTicketCode.get(code),
-    setPayment: (orderId: string, payment: unknown) => void setPayment.run(JSON.stringify(payment), orderId),
     /** Puts the order's seats back on sale and voids its gift cards. */
-    cancel(order: OrderRow, now: number, payment: unknown) {
-      cancel.run(now, JSON.stringify(payment), order.id);
+    cancel(order: OrderRow, now: number) {
+      cancel.run(now, order.id);
       unsell.run(order.cartId);
       voidGiftCards.run(order.id);
     },

@@ -2,7 +2,7 @@ import { EngineError } from '../../domain/errors';
 import { chargeNeedsProvider, refundNeedsProvider, type FailureOutcome } from '../../domain/payment-attempt';
 import type { PaymentView } from '../../contract/order';
 import type { EngineContext } from '../../shared/context';
-import type { AttemptRow } from '../../store/checkout-repo';
+import type { AttemptRow, NewAttempt } from '../../store/checkout-repo';
 import type { Tx } from '../../store/port';
 import type { StoredPayment } from '../checkout-begin';
 import type { ChargeOutcome } from './provider';
@@ -20,7 +20,6 @@ import type { ChargeOutcome } from './provider';
 /** What became of a charge: the provider's outcome, or `not_charged` when only its status could be asked. */
 export type SettleOutcome = ChargeOutcome | { readonly status: 'not_charged' };
 
-type Attempt = Omit<AttemptRow, 'state' | 'orderId' | 'outcome'>;
 
 // --- the provider --------------------------------------------------------------------------------------
 
@@ -94,9 +93,9 @@ export async function refundAttempt(ctx: EngineContext, attemptId: string): Prom
 // --- the attempt's state, in the caller's transaction -----------------------------------------------
 
 /** A new attempt, `pending`, before any provider hears of it. */
-export async function openAttempt(tx: Tx, attempt: Attempt): Promise<AttemptRow> {
+export async function openAttempt(tx: Tx, attempt: NewAttempt): Promise<AttemptRow> {
   await tx.checkout.insertAttempt(attempt);
-  return { ...attempt, state: 'pending', outcome: null, orderId: null };
+  return { ...attempt, state: 'pending', outcome: null, orderId: null, refundedAt: null };
 }
 
 /** The charge became order `orderId`. */
@@ -122,22 +121,33 @@ export async function cancelAttempt(tx: Tx, attempt: AttemptRow, now: number): P
   return { viaProvider };
 }
 
-/** The refund is confirmed: the attempt is refunded, and so is its order's payment. In the caller's transaction. */
+/**
+ * The refund is confirmed at `now`: the attempt is refunded — and so its order's payment reads, derived from the
+ * attempt (paymentView); the order's row is not written. In the caller's transaction.
+ */
 export async function confirmRefund(tx: Tx, attemptId: string, now: number): Promise<void> {
   await tx.locks.attempt(attemptId);
   const attempt = await tx.checkout.attempt(attemptId);
   if (attempt?.state !== 'refunding') return;
-  await tx.checkout.move(attemptId, { type: 'refund_confirmed' });
-  const order = attempt.orderId === null ? undefined : await tx.orders.get(attempt.orderId);
-  if (!order) return;
-  const payment: PaymentView = { ...(JSON.parse(order.payment) as PaymentView), status: 'refunded', refundedAt: new Date(now).toISOString() };
-  await tx.orders.setPayment(order.id, payment);
+  await tx.checkout.move(attemptId, { type: 'refund_confirmed', at: now });
 }
 
-// --- the order's payment, built from its attempt ------------------------------------------------------
+// --- the order's payment, derived from its attempt ----------------------------------------------------
+
+/**
+ * An order's payment (contract §4 PaymentView), derived on read from its attempt (issue #23): what was paid, how
+ * (from the attempt's method, amount and request) and where it stands — `captured`, `refunding` while a provider
+ * is asked, `refunded` with the time the refund was confirmed. The order keeps no copy of it.
+ */
+export function paymentView(attempt: AttemptRow): PaymentView {
+  const paid = capturedPayment(attempt);
+  if (attempt.state === 'refunding') return { ...paid, status: 'refunding' };
+  if (attempt.state !== 'refunded') return paid;
+  return { ...paid, status: 'refunded', ...(attempt.refundedAt !== null && { refundedAt: new Date(attempt.refundedAt).toISOString() }) };
+}
 
 /** The payment an order of this attempt shows once captured. */
-export function capturedPayment(attempt: AttemptRow): PaymentView {
+function capturedPayment(attempt: AttemptRow): PaymentView {
   const request = JSON.parse(attempt.request) as StoredPayment;
   const amount = { amount: attempt.amount, currency: attempt.currency };
   if (attempt.method === 'card') {
@@ -147,9 +157,4 @@ export function capturedPayment(attempt: AttemptRow): PaymentView {
   if (attempt.method === 'none') return { method: 'none', status: 'captured', amount };
   const tendered = request.tendered ?? amount;
   return { method: 'cash', status: 'captured', amount, tendered, change: { amount: tendered.amount - amount.amount, currency: amount.currency } };
-}
-
-/** The payment a cancelled order shows: `refunding` until a provider confirms, else refunded at once. */
-export function cancelledPayment(paid: PaymentView, method: AttemptRow['method'] | undefined, now: number): PaymentView {
-  return method !== undefined && refundNeedsProvider(method) ? { ...paid, status: 'refunding' } : { ...paid, status: 'refunded', refundedAt: new Date(now).toISOString() };
 }

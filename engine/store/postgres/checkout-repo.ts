@@ -1,6 +1,6 @@
 import { EngineError } from '../../domain/errors';
 import { nextAttemptState, type AttemptEvent, type AttemptState } from '../../domain/payment-attempt';
-import { IDEMPOTENCY_LIFETIME_MS, type AttemptRow, type CheckoutRepo, type IdempotencyRow } from '../checkout-repo';
+import { IDEMPOTENCY_LIFETIME_MS, type AttemptRow, type CheckoutRepo, type IdempotencyRow, type NewAttempt } from '../checkout-repo';
 import type { Async } from '../port-types';
 import { byKey } from './cart-stock';
 import type { Queryable } from './queryable';
@@ -8,7 +8,7 @@ import type { Queryable } from './queryable';
 /** PostgreSQL twin of store/checkout-repo.ts: idempotency keys, payment attempts and voucher reservations. Runs in the caller's transaction. */
 
 const ATTEMPT_COLUMNS = `id, cart_id AS "cartId", api_key_id AS "apiKeyId", idempotency_key AS "idempotencyKey", method, amount, currency,
-  request, priced, state, outcome, order_id AS "orderId", created_at AS "createdAt"`;
+  request, priced, state, outcome, order_id AS "orderId", created_at AS "createdAt", refunded_at AS "refundedAt"`;
 
 export function createPgCheckoutRepo(q: Queryable): Async<CheckoutRepo> {
   const oneAttempt = async (sql: string, values: unknown[]): Promise<AttemptRow | undefined> => (await q.query<AttemptRow>(sql, values)).rows[0];
@@ -43,7 +43,7 @@ export function createPgCheckoutRepo(q: Queryable): Async<CheckoutRepo> {
     async purgeKeys(now: number): Promise<number> {
       return (await q.query('DELETE FROM idempotency_keys WHERE created_at <= $1', [now - IDEMPOTENCY_LIFETIME_MS])).rowCount ?? 0;
     },
-    async insertAttempt(attempt: Omit<AttemptRow, 'state' | 'orderId' | 'outcome'>): Promise<undefined> {
+    async insertAttempt(attempt: NewAttempt): Promise<undefined> {
       await q.query(`INSERT INTO payment_attempts (id, cart_id, api_key_id, idempotency_key, method, amount, currency, request, priced, state, created_at)
         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10)`,
       [attempt.id, attempt.cartId, attempt.apiKeyId, attempt.idempotencyKey, attempt.method, attempt.amount, attempt.currency,
@@ -84,7 +84,8 @@ export function createPgCheckoutRepo(q: Queryable): Async<CheckoutRepo> {
       const to = nextAttemptState(current.state, event);
       // a move ends the work its lease was for (migration 0017): the attempt in its new state is nobody's yet
       const moved = await q.query(`UPDATE payment_attempts SET state = $1, order_id = COALESCE($2, order_id), outcome = COALESCE($3, outcome),
-        lease_until = NULL WHERE id = $4 AND state = $5`, [to, orderId ?? null, event.type === 'failed' ? event.outcome : null, id, current.state]);
+        refunded_at = COALESCE($4, refunded_at), lease_until = NULL WHERE id = $5 AND state = $6`,
+      [to, orderId ?? null, event.type === 'failed' ? event.outcome : null, event.type === 'refund_confirmed' ? event.at : null, id, current.state]);
       if (moved.rowCount !== 1) throw new Error(`payment attempt ${id} left state ${current.state} meanwhile`);
       return to;
     },
@@ -95,6 +96,11 @@ export function createPgCheckoutRepo(q: Queryable): Async<CheckoutRepo> {
       return rows.length > 0;
     },
     attemptForOrder: (orderId: string) => oneAttempt(`SELECT ${ATTEMPT_COLUMNS} FROM payment_attempts WHERE order_id = $1`, [orderId]),
+    /** the attempts of several orders in one query (an order has at most one; an old database's may have none) */
+    async attemptsForOrders(orderIds: readonly string[]): Promise<AttemptRow[]> {
+      return (await q.query<AttemptRow>(`SELECT ${ATTEMPT_COLUMNS} FROM payment_attempts WHERE order_id = ANY($1::text[]) ORDER BY order_id`,
+        [[...orderIds]])).rows;
+    },
     /**
      * Counts one redemption of each code for the attempt; returns the first code already used up (the caller rolls
      * back). Each count is a conditional UPDATE (`redeemed < max_redemptions`, re-checked by READ COMMITTED after

@@ -28,8 +28,8 @@ export function createPgOrderRepo(q: Queryable): Async<OrderRepo> {
      */
     async insert(order, tickets, giftCards) {
       await q.query(`INSERT INTO orders (id, cart_id, status, created_at, currency, total, lines, payment, api_key_id, owner)
-        VALUES ($1, $2, 'confirmed', $3, $4, $5, $6, $7, $8, (SELECT COALESCE(owner, id) FROM api_keys WHERE id = $8))`,
-      [order.id, order.cartId, order.createdAt, order.currency, order.total, order.lines, order.payment, order.apiKeyId]);
+        VALUES ($1, $2, 'confirmed', $3, $4, $5, $6, '', $7, (SELECT COALESCE(owner, id) FROM api_keys WHERE id = $7))`,
+      [order.id, order.cartId, order.createdAt, order.currency, order.total, order.lines, order.apiKeyId]);
       for (const [position, ticket] of tickets.entries()) {
         await q.query('INSERT INTO tickets (id, order_id, item_id, code, position) VALUES ($1, $2, $3, $4, $5)',
           [ticket.id, order.id, ticket.itemId, ticket.code, position]);
@@ -77,17 +77,14 @@ export function createPgOrderRepo(q: Queryable): Async<OrderRepo> {
       return (await rows<OrderRow & { owner: string | null }>(`SELECT ${O_ORDER_COLUMNS}, o.owner
         FROM orders o JOIN tickets t ON t.order_id = o.id WHERE t.code = $1`, [code]))[0];
     },
-    async setPayment(orderId: string, payment: unknown): Promise<undefined> {
-      await q.query('UPDATE orders SET payment = $1 WHERE id = $2', [JSON.stringify(payment), orderId]);
-    },
     /**
      * Puts the order's seats back on sale and voids its gift cards — once: the status change is conditional on
      * `confirmed` (the claim), and only the transaction that made it gives the stock back. The SQLite twin relies
      * on its caller having read the order as confirmed.
      */
-    async cancel(order: OrderRow, now: number, payment: unknown): Promise<undefined> {
-      const cancelled = await q.query("UPDATE orders SET status = 'cancelled', cancelled_at = $1, payment = $2 WHERE id = $3 AND status = 'confirmed'",
-        [now, JSON.stringify(payment), order.id]);
+    async cancel(order: OrderRow, now: number): Promise<undefined> {
+      const cancelled = await q.query("UPDATE orders SET status = 'cancelled', cancelled_at = $1 WHERE id = $2 AND status = 'confirmed'",
+        [now, order.id]);
       if (cancelled.rowCount !== 1) return;
       await q.query(UNSELL, [order.cartId]);
       await q.query("UPDATE gift_cards SET status = 'void' WHERE order_id = $1", [order.id]);

@@ -9,7 +9,7 @@ const EVENTS: readonly AttemptEvent[] = [
   { type: 'failed', outcome: 'declined' },
   { type: 'orphaned' },
   { type: 'cancelled' },
-  { type: 'refund_confirmed' },
+  { type: 'refund_confirmed', at: 1000 },
 ];
 
 const LEGAL: ReadonlyArray<[AttemptState, AttemptEvent['type'], AttemptState]> = [

@@ -14,6 +14,7 @@ import { createContext, type EngineContext } from '../../../engine/shared/contex
 import { createCart } from '../../../engine/carts/create-cart';
 import { placeOrder } from '../../../engine/checkout/place-order';
 import { settleOpenAttempts } from '../../../engine/checkout/recover-payments';
+import { readOrder } from '../../../engine/orders/read-order';
 
 /**
  * The payment lifecycle below HTTP: the real simulator on a real SQLite file, behind a provider that can
@@ -99,6 +100,25 @@ describe('refunds: recorded only once the provider confirms, and never twice', (
     expect(order.payment.refundedAt).toMatch(/Z$/);
     expect(faults.refundCalls).toBe(2); // the lost one and the confirmed one; cancelling again asks nothing
     expect((await settleOpenAttempts(ctx)).refunds).toBe(0);
+  });
+
+  it("the refund's confirmation changes the order's payment without writing the order's row (derived from its attempt)", async () => {
+    const { ctx, db, faults, advance } = await setup();
+    const { result } = await cardOrder(ctx);
+    if (!('order' in result)) throw new Error('expected an order');
+    const { id } = result.order;
+    faults.refundFailures = 1;
+    expect((await cancelOrder(ctx, id)).payment.status).toBe('refunding');
+    // every write to the order's row from here on is counted
+    db.exec(`CREATE TABLE order_writes (n INTEGER);
+      CREATE TRIGGER count_order_writes AFTER UPDATE ON orders BEGIN INSERT INTO order_writes VALUES (1); END;`);
+    const confirmedAt = advance(60_000);
+    expect((await settleOpenAttempts(ctx)).refunds).toBe(1);
+    expect(one(db, 'SELECT COUNT(*) AS n FROM order_writes')).toEqual({ n: 0 });
+    expect(one(db, `SELECT payment FROM orders WHERE id = '${id}'`)).toEqual({ payment: '' }); // no copy kept
+    expect(one(db, `SELECT refunded_at AS at FROM payment_attempts WHERE order_id = '${id}'`)).toEqual({ at: confirmedAt });
+    const order = await readOrder(ctx, id);
+    expect(order.payment).toEqual({ ...result.order.payment, status: 'refunded', refundedAt: new Date(confirmedAt).toISOString() });
   });
 
   it('the provider refund is idempotent per reference', async () => {
