@@ -70,8 +70,8 @@ async function askProvider(ctx: EngineContext, reference: string, cause?: unknow
 
 /**
  * Gives back the money of an attempt in `refunding`. A card refund is asked of the provider (idempotent per
- * reference, so asking again after a crash or a lost answer refunds nothing twice); the attempt and its
- * order are marked refunded only once the provider has confirmed. Returns whether it is refunded now; when
+ * reference, so asking again after a crash or a lost answer refunds nothing twice); the attempt — and so its
+ * order's payment, derived from it — is marked refunded only once the provider has confirmed. Returns whether it is refunded now; when
  * not, the attempt stays `refunding` and the sweeper and the next start ask again.
  */
 export async function refundAttempt(ctx: EngineContext, attemptId: string): Promise<boolean> {
