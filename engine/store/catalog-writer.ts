@@ -92,20 +92,29 @@ export function createCatalogWriter(db: Db) {
     for (const { occurrenceId, id } of plan.deactivate) deactivateItem.run(occurrenceId, id);
     for (const occurrenceId of plan.vanished) deactivateItemsOf.run(occurrenceId);
     for (const voucher of doc.vouchers ?? []) {
-      upsertVoucher.run(
-        voucher.code.toUpperCase(),
-        voucher.percentOff === undefined ? null : String(voucher.percentOff),
-        voucher.amountOff?.amount ?? null,
-        voucher.amountOff?.currency ?? null,
-        epoch(voucher.validUntil),
-        voucher.maxRedemptions ?? null,
-        voucher.eventIds ? JSON.stringify(voucher.eventIds) : null,
-        voucher.combinable === true ? 1 : 0,
-      );
+      upsertVoucher.run(...voucherRow(voucher));
     }
     // and once written: nothing read while the new version was half written is kept
     forgetCatalogFacts(db);
   }
 
   return { write, plan: planner.plan };
+}
+
+type VoucherDoc = NonNullable<CatalogDocument['vouchers']>[number];
+/** A voucher's row as both adapters store it: code, percent off, amount off and its currency, valid until, limit, events, combinable. */
+export type VoucherRowValues = [string, string | null, number | null, string | null, number | null, number | null, string | null, number];
+
+/** The columns of a catalog voucher, in the order both catalog writers (SQLite, PostgreSQL) write them. */
+export function voucherRow(voucher: VoucherDoc): VoucherRowValues {
+  return [
+    voucher.code.toUpperCase(),
+    voucher.percentOff === undefined ? null : String(voucher.percentOff),
+    voucher.amountOff?.amount ?? null,
+    voucher.amountOff?.currency ?? null,
+    voucher.validUntil === undefined ? null : Date.parse(voucher.validUntil),
+    voucher.maxRedemptions ?? null,
+    voucher.eventIds ? JSON.stringify(voucher.eventIds) : null,
+    voucher.combinable === true ? 1 : 0,
+  ];
 }

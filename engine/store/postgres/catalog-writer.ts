@@ -1,5 +1,5 @@
 import type { Async } from '../port-types';
-import type { createCatalogWriter } from '../catalog-writer';
+import { voucherRow, type createCatalogWriter } from '../catalog-writer';
 import type { ItemPlan } from '../catalog-item-plan';
 import type { CatalogDocument } from '../../contract/catalog';
 import { defaultName, translations, type Translated } from '../../domain/names';
@@ -122,16 +122,7 @@ export function createPgCatalogWriter(q: Queryable, memo?: PgCatalogMemo): Async
         WHERE i.occurrence_id = d.occurrence_id AND i.id = d.id AND i.active = 1`, [plan.deactivate.map((d) => d.occurrenceId), plan.deactivate.map((d) => d.id)]);
     }
     if (plan.vanished.length > 0) await run('UPDATE inventory_items SET active = 0 WHERE occurrence_id = ANY($1::text[]) AND active = 1', [plan.vanished]);
-    await vouchers((doc.vouchers ?? []).map((voucher) => [
-      voucher.code.toUpperCase(),
-      voucher.percentOff === undefined ? null : String(voucher.percentOff),
-      voucher.amountOff?.amount ?? null,
-      voucher.amountOff?.currency ?? null,
-      epoch(voucher.validUntil),
-      voucher.maxRedemptions ?? null,
-      voucher.eventIds ? JSON.stringify(voucher.eventIds) : null,
-      voucher.combinable === true ? 1 : 0,
-    ]));
+    await vouchers((doc.vouchers ?? []).map(voucherRow));
     // every import is a new catalog version: prepared seat maps and kept facts are rebuilt on it
     await run('UPDATE stock_clock SET catalog = catalog + 1 WHERE id = 1');
     forget();
