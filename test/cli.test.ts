@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ENGINE_NODE_FLAGS, ENGINE_PROCESS_FLAGS, ENGINE_V8_FLAGS } from '../engine/cli/v8-flags';
 import pg from 'pg';
 import { baseUrl, createTestDatabase, postgresAvailable, postgresSuite } from './helpers/postgres';
-import { api, collect, groupGone, keys, killGroup, lastLine, ROOT, running, serve, SLOW, STACK_FRAME, tempDir, useCliCleanup, type Finished } from './helpers/cli';
+import { api, collect, groupGone, keys, killGroup, lastLine, ROOT, running, serve, SLOW, STACK_FRAME, tempDir, untilListening, useCliCleanup, type Finished } from './helpers/cli';
 
 /**
  * The command line of contract §1 as real processes: `keys create|list|revoke` and `serve` with its options,
@@ -416,11 +416,7 @@ describe('serve given --upstream-key KEY (contract §1 names it; a file or the e
     const child = spawn(process.execPath, ['dist/engine/serve.mjs', '--port', '0', '--data', tempDir(), '--no-demo', '--upstream', 'http://127.0.0.1:9', '--upstream-key', secret], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     running.add(child);
     const { out, exited } = collect(child);
-    const deadline = Date.now() + 30_000;
-    while (!/^listening on /m.test(out.stdout)) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`serve not ready:\n${out.stdout}\n${out.stderr}`);
-      await new Promise((done) => setTimeout(done, 50));
-    }
+    await untilListening(child, out);
     const commandLine = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8');
     expect(commandLine).toContain('kassa-serve');
     expect(commandLine).toContain('--upstream-key ***');
@@ -557,11 +553,7 @@ describe('serve --database: a bad URL, an unreachable server, a password that ne
     const child = spawn(process.execPath, ['--import', 'tsx', 'engine/cli/serve.ts', '--port', '0', '--data', tempDir(), '--no-demo', '--log-level', 'trace', '--database', url.toString()], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     running.add(child);
     const { out, exited } = collect(child);
-    const deadline = Date.now() + 30_000;
-    while (!/^listening on /m.test(out.stdout)) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`serve not ready:\n${out.stdout}\n${out.stderr}`);
-      await new Promise((done) => setTimeout(done, 50));
-    }
+    await untilListening(child, out);
     expect(readFileSync(`/proc/${child.pid}/cmdline`, 'utf8')).not.toContain('pg_s3cret_4711');
     expect(readFileSync(`/proc/${child.pid}/cmdline`, 'utf8')).toContain(`--database postgres://postgres:***@${url.host}${url.pathname}`);
     expect(out.stdout).toMatch(new RegExp(`^database: postgres://postgres:\\*\\*\\*@${url.host}${url.pathname}$`, 'm'));

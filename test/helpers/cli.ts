@@ -84,6 +84,15 @@ export async function serve(args: string[], env: Readonly<Record<string, string>
   }
 }
 
+/** Waits until a `serve` started by hand says `listening on` (30 s at most; its output in the error otherwise). */
+export async function untilListening(child: ChildProcess, out: { readonly stdout: string; readonly stderr: string }): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!/^listening on /m.test(out.stdout)) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`serve not ready:\n${out.stdout}\n${out.stderr}`);
+    await new Promise((done) => setTimeout(done, 50));
+  }
+}
+
 /** true while any process of the group `pid` leads is alive */
 export function groupAlive(pid: number): boolean {
   try {
