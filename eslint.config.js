@@ -82,6 +82,15 @@ function featurePatterns(/** @type {keyof typeof featureEdges} */ name) {
     })),
   ];
 }
+/**
+ * A use case names what it needs (shared/context.ts: Storage, Clock, Payments, …); the whole EngineContext is the
+ * composition root's (engine/start.ts) and the HTTP plumbing's, which hand each use case its part.
+ */
+const wholeContext = {
+  regex: '(^|/)(shared/)?context$',
+  importNames: ['EngineContext'],
+  message: 'A use case takes only what it needs: name its dependencies with the types of shared/context.ts (Storage, Clock, …), not EngineContext.',
+};
 /** Relative imports that leave a folder `depth` levels below engine/ for anything but the named layers. */
 const onlyLayers = (/** @type {number} */ depth, /** @type {string[]} */ layers, /** @type {string} */ message) =>
   ({ regex: `^${'\\.\\./'.repeat(depth)}${layers.length ? `(?!${layers.map((layer) => `${layer}/`).join('|')})` : ''}`, message });
@@ -124,7 +133,7 @@ function engineLayers() {
     },
     ...featureNames.map((name) => ({
       files: [`engine/${name}/**`],
-      rules: restrict([uiBoundary, ...(name === 'legacy-v1' ? [] : [httpLayer]), adapters, storeValues, ...featurePatterns(/** @type {keyof typeof featureEdges} */ (name))]),
+      rules: restrict([uiBoundary, ...(name === 'legacy-v1' ? [] : [httpLayer]), adapters, storeValues, wholeContext, ...featurePatterns(/** @type {keyof typeof featureEdges} */ (name))]),
     })),
   ];
 }

@@ -1,7 +1,7 @@
 import { planCartTake, sellableFromHand } from '../domain/allocations';
 import type { InventoryFacts } from '../domain/cart-rules';
 import type { Repos } from '../store/port';
-import type { EngineContext } from '../shared/context';
+import type { Syncing, TerminalRole } from '../shared/context';
 
 /**
  * At a hub, a cart made by a terminal (its API key) takes places out of that terminal's allocation first:
@@ -37,7 +37,7 @@ export async function consumeAllocation(tx: Pick<Repos, 'allocations'>, terminal
  * At a terminal whose upstream is a hub: a new cart may take only what this terminal holds and no cart of
  * its own holds yet (its hub grants more before, within the same request, when it can).
  */
-export async function limitToHoldings(ctx: EngineContext, tx: Pick<Repos, 'holdings'>, occurrenceId: string, inventory: Map<string, InventoryFacts>, now: number): Promise<Map<string, InventoryFacts>> {
+export async function limitToHoldings(ctx: Syncing & TerminalRole, tx: Pick<Repos, 'holdings'>, occurrenceId: string, inventory: Map<string, InventoryFacts>, now: number): Promise<Map<string, InventoryFacts>> {
   if (!ctx.syncing || !ctx.terminal.sellsFromHoldings) return inventory;
   const limited = new Map<string, InventoryFacts>();
   for (const [id, facts] of inventory) {
@@ -52,7 +52,7 @@ export async function limitToHoldings(ctx: EngineContext, tx: Pick<Repos, 'holdi
  * At a terminal of a hub, the inventory's `available` is what this till can sell now: its places in hand that
  * no cart holds, plus — online — what the venue had left when last seen (a cart asks the hub for those).
  */
-export async function sellableHere(ctx: EngineContext, repos: Pick<Repos, 'holdings'>, occurrenceId: string, now: number): Promise<(itemId: string, available: number) => number> {
+export async function sellableHere(ctx: Syncing & TerminalRole, repos: Pick<Repos, 'holdings'>, occurrenceId: string, now: number): Promise<(itemId: string, available: number) => number> {
   if (!ctx.syncing || !ctx.terminal.sellsFromHoldings) return (_itemId, available) => available;
   // a terminal's holdings are a few rows per show: read once, not once per seat
   const rows = new Map((await repos.holdings.all()).filter((row) => row.occurrenceId === occurrenceId).map((row) => [row.inventoryItemId, row]));

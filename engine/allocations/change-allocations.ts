@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { capFor, DEFAULT_ALLOCATION_CAP, planChange, placesLeft, type AllocationCap } from '../domain/allocations';
 import { EngineError } from '../domain/errors';
 import type { Allocations, AllocationView, ChangeAllocationsBody } from '../contract/allocation';
-import type { EngineContext } from '../shared/context';
+import type { AllocationLapse, Clock, Storage } from '../shared/context';
 
 /**
  * POST /allocations (contract §10): grants, tops up and gives back places of inventory items to the calling
@@ -16,7 +16,7 @@ import type { EngineContext } from '../shared/context';
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
 export async function changeAllocations(
-  ctx: EngineContext,
+  ctx: Storage & Clock & AllocationLapse,
   terminalId: string,
   idempotencyKey: string | undefined,
   body: ChangeAllocationsBody,
@@ -63,7 +63,7 @@ export async function changeAllocations(
 }
 
 /** GET /allocations: the calling terminal's live allocations; the call itself renews them. */
-export async function listAllocations(ctx: EngineContext, terminalId: string): Promise<Allocations> {
+export async function listAllocations(ctx: Storage & Clock & AllocationLapse, terminalId: string): Promise<Allocations> {
   const now = ctx.now();
   return ctx.store.transaction(async (tx) => {
     await tx.carts.releaseExpired(now);

@@ -1,13 +1,13 @@
 import { sellableFromHand } from '../domain/allocations';
 import type { Holding, Holdings } from '../contract/holdings';
-import type { EngineContext } from '../shared/context';
+import type { Clock, Storage } from '../shared/context';
 
 /** What a terminal holds from its hub, per inventory item (GET /sync/holdings, GET /sync/status). */
-export async function holdingsView(ctx: EngineContext, live: { mode: Holdings['mode']; online: boolean }): Promise<Holdings> {
+export async function holdingsView(ctx: Storage & Clock, live: { mode: Holdings['mode']; online: boolean }): Promise<Holdings> {
   return { mode: live.mode, online: live.online, holdings: await holdingRows(ctx) };
 }
 
-export async function holdingRows(ctx: EngineContext): Promise<Holding[]> {
+export async function holdingRows(ctx: Storage & Clock): Promise<Holding[]> {
   const now = ctx.now();
   return (await ctx.store.repos.holdings.all()).map(
     (row): Holding => ({

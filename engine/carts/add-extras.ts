@@ -2,17 +2,17 @@ import { EngineError } from '../domain/errors';
 import type { AddExtrasBody, Cart } from '../contract/cart';
 import { liveCart } from './cart-access';
 import { cartView } from './cart-view';
-import type { EngineContext } from '../shared/context';
+import type { Clock, Ids, Storage } from '../shared/context';
 import type { Tx } from '../store/port';
 import { offeredExtras, requireWithin } from './extras';
 
 /** POST /carts/{id}/items: adds extras the event offers; an extra already in the cart grows its line. */
-export async function addExtras(ctx: EngineContext, cartId: string, body: AddExtrasBody): Promise<Cart> {
+export async function addExtras(ctx: Storage & Clock & Ids, cartId: string, body: AddExtrasBody): Promise<Cart> {
   return ctx.store.transaction(async (tx) => addExtrasIn(ctx, tx, cartId, body));
 }
 
 /** addExtras inside the caller's transaction (an import composes several in one). */
-export async function addExtrasIn(ctx: EngineContext, tx: Tx, cartId: string, body: AddExtrasBody): Promise<Cart> {
+export async function addExtrasIn(ctx: Clock & Ids, tx: Tx, cartId: string, body: AddExtrasBody): Promise<Cart> {
   const now = ctx.now();
   const cart = await liveCart(tx, cartId, now);
   const offered = (await offeredExtras(tx, cart));

@@ -3,7 +3,7 @@ import { usesCart, type Caller } from '../domain/scopes';
 import type { Cart, CreateCartBody } from '../contract/cart';
 import { consumeAllocation, limitToHoldings, withAllocation } from '../allocations/allocation-share';
 import { cartView } from './cart-view';
-import type { EngineContext } from '../shared/context';
+import type { Clock, HoldLength, Ids, Storage, Syncing, TerminalRole } from '../shared/context';
 import type { Tx } from '../store/port';
 import type { CartRow } from '../store/cart-repo';
 import { locationOf, priceContextFor } from '../catalog/price-context';
@@ -17,12 +17,12 @@ import { locationOf, priceContextFor } from '../catalog/price-context';
  * left alone as if unknown, and at a hub a terminal's cart takes from its allocation (its owner's) first. None for the v1
  * facade's carts, which belong to no key.
  */
-export async function createCart(ctx: EngineContext, body: CreateCartBody, caller?: Caller): Promise<Cart> {
+export async function createCart(ctx: Storage & Clock & Ids & HoldLength & Syncing & TerminalRole, body: CreateCartBody, caller?: Caller): Promise<Cart> {
   return ctx.store.transaction(async (tx) => createCartIn(ctx, tx, body, caller));
 }
 
 /** createCart inside the caller's transaction (an import composes several in one). */
-export async function createCartIn(ctx: EngineContext, tx: Tx, body: CreateCartBody, caller?: Caller): Promise<Cart> {
+export async function createCartIn(ctx: Clock & Ids & HoldLength & Syncing & TerminalRole, tx: Tx, body: CreateCartBody, caller?: Caller): Promise<Cart> {
   const now = ctx.now();
   const terminalId = caller?.owner;
   const occurrenceIds = [...new Set(body.items.map((item) => item.occurrenceId))];

@@ -1,5 +1,5 @@
 import { EngineError } from '../domain/errors';
-import type { EngineContext } from '../shared/context';
+import type { Clock, Storage } from '../shared/context';
 import type { Tx } from '../store/port';
 
 /**
@@ -9,7 +9,7 @@ import type { Tx } from '../store/port';
  * A cart that is not paying can always be released by staff: one that timed out while a payment held it
  * gives its stock back here (and still answers 410).
  */
-export async function deleteCart(ctx: EngineContext, cartId: string): Promise<void> {
+export async function deleteCart(ctx: Storage & Clock, cartId: string): Promise<void> {
   const refusal = await ctx.store.transaction(async (tx) => deleteCartIn(ctx, tx, cartId));
   if (refusal) throw refusal;
 }
@@ -18,7 +18,7 @@ export async function deleteCart(ctx: EngineContext, cartId: string): Promise<vo
  * deleteCart inside the caller's transaction: answers the refusal rather than throwing it, so that what it
  * wrote (an expired cart's seats given back) commits with the caller's transaction.
  */
-export async function deleteCartIn(ctx: EngineContext, tx: Tx, cartId: string): Promise<EngineError | undefined> {
+export async function deleteCartIn(ctx: Clock, tx: Tx, cartId: string): Promise<EngineError | undefined> {
   const now = ctx.now();
   {
     await tx.locks.cart(cartId);

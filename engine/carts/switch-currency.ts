@@ -1,11 +1,11 @@
 import type { Cart } from '../contract/cart';
 import { liveCart } from './cart-access';
 import { cartView } from './cart-view';
-import type { EngineContext } from '../shared/context';
+import type { Clock, Storage } from '../shared/context';
 import { locationOf, priceContextFor } from '../catalog/price-context';
 
 /** PATCH /carts/{id}: the cart's own currency changes only when it can be priced in it now. */
-export async function switchCurrency(ctx: EngineContext, cartId: string, currency: string): Promise<Cart> {
+export async function switchCurrency(ctx: Storage & Clock, cartId: string, currency: string): Promise<Cart> {
   const now = ctx.now();
   return await ctx.store.transaction(async (tx) => {
     const cart = await liveCart(tx, cartId, now);

@@ -4,7 +4,7 @@ import type { CartRow } from '../store/cart-repo';
 import type { VoucherRow } from '../store/catalog-repo';
 import { liveCart } from './cart-access';
 import { cartView } from './cart-view';
-import type { EngineContext } from '../shared/context';
+import type { Clock, Storage } from '../shared/context';
 import type { Repos, Tx } from '../store/port';
 import { locationOf } from '../catalog/price-context';
 import { mayJoin } from '../domain/voucher-policy';
@@ -14,12 +14,12 @@ import { mayJoin } from '../domain/voucher-policy';
  * has, or removing one it does not have, leaves the cart as it is. A cart holds one voucher unless every
  * voucher in it is combinable (400 INVALID_VOUCHER, reason `not_combinable`).
  */
-export async function applyVoucher(ctx: EngineContext, cartId: string, code: string): Promise<Cart> {
+export async function applyVoucher(ctx: Storage & Clock, cartId: string, code: string): Promise<Cart> {
   return ctx.store.transaction(async (tx) => applyVoucherIn(ctx, tx, cartId, code));
 }
 
 /** applyVoucher inside the caller's transaction (an import composes several in one). */
-export async function applyVoucherIn(ctx: EngineContext, tx: Tx, cartId: string, code: string): Promise<Cart> {
+export async function applyVoucherIn(ctx: Clock, tx: Tx, cartId: string, code: string): Promise<Cart> {
   const now = ctx.now();
   const cart = await liveCart(tx, cartId, now);
   if (cart.kind === 'giftCard') throw new EngineError('VOUCHER_NOT_APPLICABLE_TO_GIFT_CARD', { param: 'code' });
@@ -34,7 +34,7 @@ export async function applyVoucherIn(ctx: EngineContext, tx: Tx, cartId: string,
   return cartView(tx, cart, now);
 }
 
-export async function removeVoucher(ctx: EngineContext, cartId: string, code: string): Promise<Cart> {
+export async function removeVoucher(ctx: Storage & Clock, cartId: string, code: string): Promise<Cart> {
   const now = ctx.now();
   return await ctx.store.transaction(async (tx) => {
     const cart = await liveCart(tx, cartId, now);

@@ -1,5 +1,5 @@
 import { EngineError } from '../domain/errors';
-import type { EngineContext } from '../shared/context';
+import type { Clock, Storage } from '../shared/context';
 
 /**
  * GET /occurrences/{id}/availability: the live numbers of a seat map without its static part — per-area sums
@@ -8,7 +8,7 @@ import type { EngineContext } from '../shared/context';
  * of AvailabilityView (contract/catalog.ts): SQLite writes the item arrays, which for 100,000 seats is many
  * times faster than building and serializing them in JavaScript.
  */
-export async function occurrenceAvailabilityJson(ctx: EngineContext, occurrenceId: string, since: string | undefined): Promise<string> {
+export async function occurrenceAvailabilityJson(ctx: Storage & Clock, occurrenceId: string, since: string | undefined): Promise<string> {
   const now = ctx.now();
   return ctx.store.transaction(async (tx) => {
     const stock = tx.stock;

@@ -5,7 +5,7 @@ import type { CatalogDocument, EventView, InventoryView, LocationView } from '..
 import { nameIn, type NameLanguage } from '../domain/names';
 import { nameKey } from '../store/port-types';
 import type { Repos, Tx } from '../store/port';
-import type { EngineContext } from '../shared/context';
+import type { Clock, Storage, Syncing, TerminalRole } from '../shared/context';
 import { sellableHere } from '../allocations/allocation-share';
 import { groupBy } from '../shared/group-by';
 import { locationOf, priceContextFor } from './price-context';
@@ -17,7 +17,7 @@ import { extraReference, ticketReference } from './references';
  * Imports a catalog in one go: at start (`--catalog FILE`, before the engine listens) and in tests. The
  * HTTP route and the sync pull use importCatalogInSlices (import-catalog.ts), which hands the event loop back.
  */
-export async function importCatalog(ctx: EngineContext, doc: CatalogDocument) {
+export async function importCatalog(ctx: Storage, doc: CatalogDocument) {
   checkCatalog(doc);
   for await (const step of ctx.store.importCatalog(doc)) void step;
   return importSummary(doc);
@@ -41,7 +41,7 @@ async function namer(repos: Pick<Repos, 'catalogNames'>, language: NameLanguage)
   return (kind: string, scope: string, id: string, stored: string) => nameIn(stored, names.get(nameKey(kind, scope, id)), language);
 }
 
-export async function listLocations(ctx: EngineContext, language: NameLanguage = 'en'): Promise<LocationView[]> {
+export async function listLocations(ctx: Storage, language: NameLanguage = 'en'): Promise<LocationView[]> {
   const repos = ctx.store.repos;
   const name = await namer(repos, language);
   const zones = await repos.catalogNames.timeZones();
@@ -59,7 +59,7 @@ export async function listLocations(ctx: EngineContext, language: NameLanguage =
   });
 }
 
-export async function listEvents(ctx: EngineContext, language: NameLanguage = 'en'): Promise<EventView[]> {
+export async function listEvents(ctx: Storage, language: NameLanguage = 'en'): Promise<EventView[]> {
   const repos = ctx.store.repos;
   const byEvent = groupBy(await repos.catalog.allOccurrences(), (occurrence) => occurrence.eventId);
   const name = await namer(repos, language);
@@ -73,13 +73,13 @@ export async function listEvents(ctx: EngineContext, language: NameLanguage = 'e
 }
 
 /** GET /occurrences/{id}/inventory: live availability (stock of timed-out carts is released first). */
-export async function occurrenceInventory(ctx: EngineContext, occurrenceId: string, currency: string | undefined, language: NameLanguage = 'en'): Promise<InventoryView> {
+export async function occurrenceInventory(ctx: Storage & Clock & Syncing & TerminalRole, occurrenceId: string, currency: string | undefined, language: NameLanguage = 'en'): Promise<InventoryView> {
   const now = ctx.now();
   return ctx.store.transaction(async (tx) => inventoryIn(ctx, tx, occurrenceId, currency, language, now));
 }
 
 /** The inventory inside the caller's write transaction (timed-out carts and lapsed allocations released first). */
-export async function inventoryIn(ctx: EngineContext, tx: Tx, occurrenceId: string, currency: string | undefined, language: NameLanguage, now: number): Promise<InventoryView> {
+export async function inventoryIn(ctx: Syncing & TerminalRole, tx: Tx, occurrenceId: string, currency: string | undefined, language: NameLanguage, now: number): Promise<InventoryView> {
   const name = await namer(tx, language);
   {
     const occurrence = await tx.catalog.occurrence(occurrenceId);

@@ -1,6 +1,6 @@
 import type { CatalogDocument } from '../contract/catalog';
 import { nameKey } from '../store/port-types';
-import type { EngineContext } from '../shared/context';
+import type { Storage } from '../shared/context';
 import { groupBy } from '../shared/group-by';
 
 /**
@@ -13,7 +13,7 @@ import { groupBy } from '../shared/group-by';
  */
 export const VOUCHER_READERS = ['catalog:write', 'orders:import'] as const;
 
-export async function exportCatalog(ctx: EngineContext, access: { withVouchers: boolean }): Promise<CatalogDocument> {
+export async function exportCatalog(ctx: Storage, access: { withVouchers: boolean }): Promise<CatalogDocument> {
   return ctx.store.transaction(async (tx): Promise<CatalogDocument> => {
     const read = tx.catalogReader;
     const catalogNames = tx.catalogNames;

@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CatalogDocument } from '../contract/catalog';
 import { catalogChecks } from '../domain/catalog-rules';
 import { importSummary } from './catalog';
-import type { EngineContext } from '../shared/context';
+import type { Storage } from '../shared/context';
 
 /**
  * A catalog import that keeps the engine answering (PUT /catalog, the sync pull). The document arrives
@@ -22,19 +22,20 @@ import type { EngineContext } from '../shared/context';
 /** longest stretch of import work between two turns of the event loop */
 const SLICE_MS = 15;
 
-const queues = new WeakMap<EngineContext, Promise<unknown>>();
+/** one import at a time per store */
+const queues = new WeakMap<Storage['store'], Promise<unknown>>();
 
-export function importCatalogInSlices(ctx: EngineContext, doc: CatalogDocument): Promise<ReturnType<typeof importSummary>> {
-  const previous = queues.get(ctx) ?? Promise.resolve();
+export function importCatalogInSlices(ctx: Storage, doc: CatalogDocument): Promise<ReturnType<typeof importSummary>> {
+  const previous = queues.get(ctx.store) ?? Promise.resolve();
   const run = previous.then(
     () => sliced(ctx, doc),
     () => sliced(ctx, doc),
   );
-  queues.set(ctx, run);
+  queues.set(ctx.store, run);
   return run;
 }
 
-async function sliced(ctx: EngineContext, doc: CatalogDocument) {
+async function sliced(ctx: Storage, doc: CatalogDocument) {
   await inSlices(catalogChecks(doc));
   // the store writes in steps too (a plan, new shows staged inactive, then one transaction)
   const steps = ctx.store.importCatalog(doc);

@@ -6,7 +6,7 @@ import type { Repos, Store, Tx } from '../store/port';
 import type { StockVersions } from '../store/stock-repo';
 import { fullGc } from './full-gc';
 import { inventoryIn } from './catalog';
-import type { EngineContext } from '../shared/context';
+import type { Clock, Storage, Syncing, TerminalRole } from '../shared/context';
 import { locationOf, priceContextFor } from './price-context';
 
 /**
@@ -87,7 +87,7 @@ const COLLECT_AFTER_SEATS = 20_000;
  * the heap.
  */
 export async function inventoryJson(
-  ctx: EngineContext, serialize: InventorySerializer, occurrenceId: string, currency: string | undefined, language: NameLanguage,
+  ctx: Storage & Clock & Syncing & TerminalRole, serialize: InventorySerializer, occurrenceId: string, currency: string | undefined, language: NameLanguage,
 ): Promise<string | Iterable<string>> {
   const now = ctx.now();
   const { frames } = seatMapCache(ctx.store);
@@ -204,7 +204,7 @@ const HOLE = /(?<="available":)-7(?=[,}])|(?<="held":)-8(?=[,}])/g;
  * member order and escaping are exactly the serializer's — and cuts the text at the stand-ins.
  */
 async function buildFrame(
-  ctx: EngineContext, tx: Tx, serialize: InventorySerializer, occurrenceId: string, currency: string | undefined, language: NameLanguage, versions: StockVersions, now: number,
+  ctx: Syncing & TerminalRole, tx: Tx, serialize: InventorySerializer, occurrenceId: string, currency: string | undefined, language: NameLanguage, versions: StockVersions, now: number,
 ): Promise<Frame> {
   const stock = tx.stock;
   const view = await inventoryIn(ctx, tx, occurrenceId, currency, language, now);

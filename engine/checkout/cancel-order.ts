@@ -1,6 +1,6 @@
 import { EngineError } from '../domain/errors';
 import type { Order } from '../contract/order';
-import type { EngineContext } from '../shared/context';
+import type { Clock, Durability, Payments, Storage, Syncing } from '../shared/context';
 import { readOrder } from '../orders/read-order';
 import { cancelAttempt, refundAttempt } from './payments/lifecycle';
 
@@ -12,7 +12,7 @@ import { cancelAttempt, refundAttempt } from './payments/lifecycle';
  * try (within the provider deadline), and when the provider has not confirmed by then the sweeper asks
  * again until it does. Cash, external and zero payments are refunded at once.
  */
-export async function cancelOrder(ctx: EngineContext, orderId: string): Promise<Order> {
+export async function cancelOrder(ctx: Storage & Clock & Syncing & Durability & Payments, orderId: string): Promise<Order> {
   const now = ctx.now();
   const { refund } = await ctx.store.transaction(async (tx) => {
     await tx.locks.order(orderId);

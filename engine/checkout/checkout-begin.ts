@@ -8,7 +8,7 @@ import { scaleOf } from '../domain/currencies';
 import { voucherConflict } from '../domain/voucher-policy';
 import { liveCart } from '../carts/cart-access';
 import { cartView } from '../carts/cart-view';
-import type { EngineContext } from '../shared/context';
+import type { Ids, PaymentLease, Storage } from '../shared/context';
 import type { Repos, Tx } from '../store/port';
 import { openAttempt } from './payments/lifecycle';
 
@@ -32,12 +32,12 @@ export type CheckoutStart =
   | { readonly kind: 'replay'; readonly status: number; readonly body: unknown }
   | { readonly kind: 'charge'; readonly attempt: AttemptRow };
 
-export async function beginCheckout(ctx: EngineContext, request: CheckoutRequest, now: number): Promise<CheckoutStart> {
+export async function beginCheckout(ctx: Storage & Ids & PaymentLease, request: CheckoutRequest, now: number): Promise<CheckoutStart> {
   return ctx.store.transaction(async (tx) => beginCheckoutIn(ctx, tx, request, now));
 }
 
 /** beginCheckout inside the caller's transaction (an import composes several in one). */
-export async function beginCheckoutIn(ctx: EngineContext, tx: Tx, request: CheckoutRequest, now: number): Promise<CheckoutStart> {
+export async function beginCheckoutIn(ctx: Ids & PaymentLease, tx: Tx, request: CheckoutRequest, now: number): Promise<CheckoutStart> {
   const { apiKeyId, idempotencyKey, body } = request;
   // the key, then the cart: one process at a time decides on either (store/port.ts Locks)
   await tx.locks.idempotencyKey(apiKeyId, idempotencyKey);

@@ -6,7 +6,7 @@ import type { FailureOutcome } from '../domain/payment-attempt';
 import type { AttemptRow } from '../store/checkout-repo';
 import { cartView } from '../carts/cart-view';
 import { redeemableCode, ticketCodes } from './codes';
-import type { EngineContext } from '../shared/context';
+import type { Ids, Storage, Syncing } from '../shared/context';
 import type { Tx } from '../store/port';
 import { orderViews } from '../orders/order-view';
 import { captureAttempt, failAttempt, orphanAttempt, type SettleOutcome } from './payments/lifecycle';
@@ -30,12 +30,12 @@ export type Settlement =
  * `language`: the checkout request's language, kept with the order in the same transaction (its tickets
  * and receipt print in it); a settlement with no request behind it (a restart's) leaves the default.
  */
-export async function settleCheckout(ctx: EngineContext, attempt: AttemptRow, outcome: SettleOutcome, now: number, language?: PrintLanguage): Promise<Settlement> {
+export async function settleCheckout(ctx: Storage & Ids & Syncing, attempt: AttemptRow, outcome: SettleOutcome, now: number, language?: PrintLanguage): Promise<Settlement> {
   return ctx.store.transaction(async (tx) => settleCheckoutIn(ctx, tx, attempt, outcome, now, language));
 }
 
 /** settleCheckout inside the caller's transaction (an import composes several in one). */
-export async function settleCheckoutIn(ctx: EngineContext, tx: Tx, attempt: AttemptRow, outcome: SettleOutcome, now: number, language?: PrintLanguage): Promise<Settlement> {
+export async function settleCheckoutIn(ctx: Ids & Syncing, tx: Tx, attempt: AttemptRow, outcome: SettleOutcome, now: number, language?: PrintLanguage): Promise<Settlement> {
   // the key, the cart, then its attempt: the order every use case takes them in (store/port.ts Locks). The key
   // first: a same-key request beginning on another process must not read the key in progress and then find no
   // pending attempt — it would take the key for an abandoned one and forget it, order and all
@@ -60,7 +60,7 @@ export async function settleCheckoutIn(ctx: EngineContext, tx: Tx, attempt: Atte
   }
 }
 
-async function createOrder(ctx: EngineContext, tx: Tx, attempt: AttemptRow, now: number, language: PrintLanguage | undefined): Promise<Settlement> {
+async function createOrder(ctx: Ids & Syncing, tx: Tx, attempt: AttemptRow, now: number, language: PrintLanguage | undefined): Promise<Settlement> {
   const cart = await tx.carts.get(attempt.cartId);
   if (cart?.status !== 'held') {
     // Cannot happen while the cart is locked by the pending attempt; should it anyway, the money goes back.

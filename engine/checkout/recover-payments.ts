@@ -1,6 +1,6 @@
 import type { AttemptRow } from '../store/checkout-repo';
 import { settleCheckout } from './checkout-settle';
-import type { EngineContext } from '../shared/context';
+import type { Clock, Durability, Ids, InFlight, PaymentLease, Payments, Storage, Syncing } from '../shared/context';
 import { chargeOutcome, refundAttempt } from './payments/lifecycle';
 
 /**
@@ -15,7 +15,7 @@ import { chargeOutcome, refundAttempt } from './payments/lifecycle';
  * left to it — a checkout still running on another process, or another sweep already at it. `exclusive`: this
  * process is the database's only user (SQLite, at start): whatever is open was left by a crash, leases and all.
  */
-export async function settleOpenAttempts(ctx: EngineContext, options: { olderThanMs?: number; exclusive?: boolean } = {}): Promise<{ orders: number; released: number; refunds: number; failed: number }> {
+export async function settleOpenAttempts(ctx: Storage & Clock & Ids & Syncing & Durability & Payments & PaymentLease & InFlight, options: { olderThanMs?: number; exclusive?: boolean } = {}): Promise<{ orders: number; released: number; refunds: number; failed: number }> {
   const counts = { orders: 0, released: 0, refunds: 0, failed: 0 };
   const before = ctx.now() - (options.olderThanMs ?? 0);
   for (const attempt of await ctx.store.repos.checkout.openAttempts()) {
@@ -35,7 +35,7 @@ export async function settleOpenAttempts(ctx: EngineContext, options: { olderTha
   return counts;
 }
 
-async function settleOne(ctx: EngineContext, attempt: AttemptRow, counts: { orders: number; released: number; refunds: number; failed: number }): Promise<void> {
+async function settleOne(ctx: Storage & Clock & Ids & Syncing & Durability & Payments, attempt: AttemptRow, counts: { orders: number; released: number; refunds: number; failed: number }): Promise<void> {
   if (attempt.state === 'refunding') {
     if (await refundAttempt(ctx, attempt.id)) counts.refunds += 1;
     else counts.failed += 1;

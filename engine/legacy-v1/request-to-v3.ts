@@ -6,7 +6,7 @@ import { addExtrasIn } from '../carts/add-extras';
 import { liveCart } from '../carts/cart-access';
 import { cartView } from '../carts/cart-view';
 import { changeExtraIn } from '../carts/change-extra';
-import type { EngineContext } from '../shared/context';
+import type { Clock, HoldLength, Ids, Storage, Syncing, TerminalRole } from '../shared/context';
 import { createCartIn } from '../carts/create-cart';
 import { deleteCartIn } from '../carts/delete-cart';
 import { readCart } from '../carts/read-cart';
@@ -22,8 +22,11 @@ import { parseReference } from './mapping-table';
  * Each v1 call is one transaction: a refused upsert changes nothing.
  */
 
+/** what the v1 facade's use cases need: the v3 cart use cases' dependencies */
+export type LegacyDeps = Storage & Clock & Ids & HoldLength & Syncing & TerminalRole;
+
 export interface LegacyContext {
-  readonly ctx: EngineContext;
+  readonly ctx: LegacyDeps;
 }
 
 export interface PlannedTicket {
@@ -134,7 +137,7 @@ function probeOf(tx: Pick<Tx, 'catalog'>): CatalogProbe {
 }
 
 /** The cart behind the basket while it holds; none once it lapsed or was cleared; 409 once it was ordered. */
-async function stillHeld(ctx: EngineContext, tx: Tx, cartId: string): Promise<Cart | undefined> {
+async function stillHeld(ctx: Clock, tx: Tx, cartId: string): Promise<Cart | undefined> {
   const now = ctx.now();
   try {
     return await cartView(tx, await liveCart(tx, cartId, now), now);
@@ -154,7 +157,7 @@ function sameTickets(cart: Cart, plan: BasketPlan): boolean {
 }
 
 /** Same tickets: the cart stays; its extras are made to match (removals first, so caps are checked on the result). */
-async function syncExtras(ctx: EngineContext, tx: Tx, cart: Cart, plan: BasketPlan): Promise<Cart> {
+async function syncExtras(ctx: Clock & Ids, tx: Tx, cart: Cart, plan: BasketPlan): Promise<Cart> {
   let result = cart;
   const wanted = new Map(plan.extras.map((extra) => [extra.extraId, extra]));
   const lines = cart.items.filter((item) => item.type === 'extra');
@@ -170,7 +173,7 @@ async function syncExtras(ctx: EngineContext, tx: Tx, cart: Cart, plan: BasketPl
 }
 
 /** New or changed tickets: a new cart (releasing the old one in the same transaction), its extras, the old vouchers. */
-async function replaceCart(ctx: EngineContext, tx: Tx, previous: Cart | undefined, plan: BasketPlan): Promise<Cart> {
+async function replaceCart(ctx: Clock & Ids & HoldLength & Syncing & TerminalRole, tx: Tx, previous: Cart | undefined, plan: BasketPlan): Promise<Cart> {
   const body: CreateCartBody = { items: plan.tickets.map((ticket) => ticket.item), ...(previous && { previousCartId: previous.id }) };
   let cart = await rethrowAt(() => createCartIn(ctx, tx, body), itemsParam(plan.tickets));
   if (plan.extras.length > 0) cart = await addPlannedExtras(ctx, tx, cart.id, plan.extras);
@@ -178,13 +181,13 @@ async function replaceCart(ctx: EngineContext, tx: Tx, previous: Cart | undefine
   return cart;
 }
 
-async function addPlannedExtras(ctx: EngineContext, tx: Tx, cartId: string, extras: readonly PlannedExtra[]): Promise<Cart> {
+async function addPlannedExtras(ctx: Clock & Ids, tx: Tx, cartId: string, extras: readonly PlannedExtra[]): Promise<Cart> {
   const body: AddExtrasBody = { items: extras.map(({ extraId, quantity }) => ({ extraId, quantity })) };
   return rethrowAt(() => addExtrasIn(ctx, tx, cartId, body), itemsParam(extras));
 }
 
 /** A voucher the new cart no longer qualifies for is dropped (the basket lists its promotions); other errors stand. */
-async function carryVoucher(ctx: EngineContext, tx: Tx, cart: Cart, code: string): Promise<Cart> {
+async function carryVoucher(ctx: Clock, tx: Tx, cart: Cart, code: string): Promise<Cart> {
   try {
     return await applyVoucherIn(ctx, tx, cart.id, code);
   } catch (error) {

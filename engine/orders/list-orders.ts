@@ -1,6 +1,6 @@
 import { EngineError } from '../domain/errors';
 import type { Order } from '../contract/order';
-import type { EngineContext } from '../shared/context';
+import type { Storage } from '../shared/context';
 import { LIMITS } from '../domain/limits';
 import type { OrderRow } from '../store/order-repo';
 import { orderViews, type OrderLines } from './order-view';
@@ -10,7 +10,7 @@ import { orderViews, type OrderLines } from './order-view';
  * page); or the order of one ticket. `owner`: only that owner's orders (a key without orders:any); undefined:
  * every order.
  */
-export async function listOrders(ctx: EngineContext, query: { limit?: string; cursor?: string; ticketCode?: string }, owner?: string): Promise<{ data: Order[]; nextCursor?: string }> {
+export async function listOrders(ctx: Storage, query: { limit?: string; cursor?: string; ticketCode?: string }, owner?: string): Promise<{ data: Order[]; nextCursor?: string }> {
   return ctx.store.transaction(async (tx) => {
     if (query.ticketCode !== undefined) {
       const row = await tx.orders.byTicketCode(query.ticketCode.toUpperCase());

@@ -3,7 +3,7 @@ import type { PrintBody, PrintJob, PrintLanguage } from '../contract/printing';
 import { EngineError } from '../domain/errors';
 import type { PrintJobRow } from '../store/print-job-repo';
 import type { Repos } from '../store/port';
-import type { EngineContext } from '../shared/context';
+import type { Clock, Storage } from '../shared/context';
 import { paymentOf } from '../orders/order-view';
 
 /** What the printing use cases need besides the context: the configured printers, first one the default. */
@@ -19,7 +19,7 @@ export interface Printing {
  * The first job of a cash order that prints the receipt opens the drawer; a reprint never does.
  * `ifNotPrinted` answers the order's latest job instead when it already has one (`created: false`).
  */
-export async function printOrder(ctx: EngineContext, printing: Printing, orderId: string, body: PrintBody, requestLanguage: PrintLanguage): Promise<{ job: PrintJob; created: boolean }> {
+export async function printOrder(ctx: Storage & Clock, printing: Printing, orderId: string, body: PrintBody, requestLanguage: PrintLanguage): Promise<{ job: PrintJob; created: boolean }> {
   const result = await ctx.store.transaction(async (tx) => {
     await tx.locks.order(orderId);
     const order = await tx.orders.get(orderId);

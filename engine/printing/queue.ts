@@ -2,7 +2,7 @@ import type { Log } from '../log';
 import type { Printer } from '../contract/printing';
 import type { PrintJobRow } from '../store/print-job-repo';
 import { readOrder } from '../orders/read-order';
-import type { EngineContext } from '../shared/context';
+import type { Clock, Durability, Storage } from '../shared/context';
 import { backoffDelay, DEFAULT_BACKOFF, type Backoff } from './backoff';
 import { printDocument } from './document';
 import { encodeEscPos } from './escpos';
@@ -69,7 +69,7 @@ export const PRINTING_LEASE_MS = 3 * PRINTING_HEARTBEAT_MS;
 /** how soon a printer's worker looks again at a head job another live process is sending */
 const OTHERS_JOB_WAIT_MS = 2_000;
 
-export async function startPrintQueue(ctx: EngineContext, options: PrintQueueOptions): Promise<PrintQueue> {
+export async function startPrintQueue(ctx: Storage & Clock & Durability, options: PrintQueueOptions): Promise<PrintQueue> {
   const jobs = ctx.store.repos.printJobs;
   // SQLite: this process is the database's only one, so every job left `printing` was cut off by its last stop.
   // PostgreSQL: other engine processes may be sending a job to the same printer right now (contract §16); only a

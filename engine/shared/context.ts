@@ -30,6 +30,34 @@ export interface EngineContext {
   readonly whenDurable: () => Promise<void>;
 }
 
+// --- what a use case may ask for -------------------------------------------------------------------------
+// Each use case names the parts of the engine it needs as an intersection of these (its `…Deps` type), and the
+// compiler holds it to them: a use case that reads the clock says `Clock`, one that charges says `Payments`. The
+// composition root (engine/start.ts) builds one EngineContext, which has them all.
+
+/** the storage port (store/port.ts): transactions and, outside them, reads and single writes */
+export type Storage = Pick<EngineContext, 'store'>;
+/** the time, in epoch milliseconds */
+export type Clock = Pick<EngineContext, 'now'>;
+/** new ids for carts, items, orders, attempts and tickets */
+export type Ids = Pick<EngineContext, 'newId'>;
+/** how long a cart holds its places */
+export type HoldLength = Pick<EngineContext, 'holdMs'>;
+/** whether orders and cancellations also go into the sync outbox */
+export type Syncing = Pick<EngineContext, 'syncing'>;
+/** waiting for the disk before anything is promised outside */
+export type Durability = Pick<EngineContext, 'whenDurable'>;
+/** the payment provider (only checkout/payments/lifecycle.ts calls it) */
+export type Payments = Pick<EngineContext, 'payments'>;
+/** how long a payment attempt's lease lasts (without the provider itself) */
+export type PaymentLease = Pick<EngineContext, 'paymentLeaseMs'>;
+/** the idempotency keys whose request runs in this process */
+export type InFlight = Pick<EngineContext, 'inFlight'>;
+/** a terminal's selling mode (set by the allocator) */
+export type TerminalRole = Pick<EngineContext, 'terminal'>;
+/** at a hub: how long a terminal's allocations last */
+export type AllocationLapse = Pick<EngineContext, 'allocationLapseMs'>;
+
 /** How long a terminal's allocations outlive its last call to the hub: a long evening without internet. */
 export const DEFAULT_ALLOCATION_LAPSE_SECONDS = 6 * 3600;
 

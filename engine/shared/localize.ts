@@ -4,7 +4,7 @@ import { composeLineName } from '../domain/cart-rules';
 import { defaultName, type NameLanguage } from '../domain/names';
 import type { NameTable, PlaceRow } from '../store/catalog-names';
 import { nameKey } from '../store/port-types';
-import type { EngineContext } from './context';
+import type { Storage } from './context';
 
 /**
  * Carts and orders in a language (issue #14). A line keeps the name it was given when the cart was made, in
@@ -32,7 +32,7 @@ const placeKey = (item: Item): readonly [string, string, string] | undefined =>
     ? [item.occurrenceId, item.inventoryItemId, item.priceOptionId]
     : undefined;
 
-async function namer(ctx: EngineContext, language: NameLanguage, eventId: string | undefined, items: readonly Item[], more: readonly (readonly [string, string, string])[]): Promise<Namer> {
+async function namer(ctx: Storage, language: NameLanguage, eventId: string | undefined, items: readonly Item[], more: readonly (readonly [string, string, string])[]): Promise<Namer> {
   const store = ctx.store.repos.catalogNames;
   const keys = items.map(placeKey).filter((key) => key !== undefined);
   const places = await store.places(keys);
@@ -94,7 +94,7 @@ function localizeLines(names: Namer, language: NameLanguage, items: readonly Ite
 const STORED: NameLanguage = 'en';
 
 /** A cart's answer with its lines and offered extras named in `language`. */
-export async function localizeCart(ctx: EngineContext, cart: Cart, language: NameLanguage): Promise<Cart> {
+export async function localizeCart(ctx: Storage, cart: Cart, language: NameLanguage): Promise<Cart> {
   if (language === STORED) return cart;
   const eventId = (await ctx.store.repos.carts.get(cart.id))?.eventId;
   const offered = cart.options.extras ?? [];
@@ -111,7 +111,7 @@ export async function localizeCart(ctx: EngineContext, cart: Cart, language: Nam
 }
 
 /** An order's answer with its lines, event, venue and ticket areas named in `language`. */
-export async function localizeOrder(ctx: EngineContext, order: Order, language: NameLanguage): Promise<Order> {
+export async function localizeOrder(ctx: Storage, order: Order, language: NameLanguage): Promise<Order> {
   if (language === STORED) return order;
   const event = order.event;
   const more = event ? [['event', '', event.id] as const, ['location', '', event.location.id] as const] : [];
@@ -131,7 +131,7 @@ export async function localizeOrder(ctx: EngineContext, order: Order, language: 
 }
 
 /** Several orders' answers in `language` (a page of GET /orders). */
-export async function localizeOrders(ctx: EngineContext, orders: readonly Order[], language: NameLanguage): Promise<Order[]> {
+export async function localizeOrders(ctx: Storage, orders: readonly Order[], language: NameLanguage): Promise<Order[]> {
   if (language === STORED) return [...orders];
   const out: Order[] = [];
   for (const order of orders) out.push(await localizeOrder(ctx, order, language));

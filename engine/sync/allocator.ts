@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Log } from '../log';
 import type { AllocationChange, Allocations } from '../contract/allocation';
-import type { EngineContext } from '../shared/context';
+import type { Clock, Durability, Storage, TerminalRole } from '../shared/context';
 import { backgroundChanges, giveBackChanges, onDemandChanges } from './holdings-plan';
 import type { CreateCartBody } from '../contract/cart';
 import { createUpstream, dataOf, errorOf } from './upstream';
@@ -33,7 +33,7 @@ export type AllocationMode = 'hub' | 'plain' | 'unknown';
 /** How often a terminal of a plain v3 upstream asks again whether it became a hub. */
 const REDETECT_MS = 60_000;
 
-export async function startAllocator(ctx: EngineContext, options: AllocatorOptions, logger: Log) {
+export async function startAllocator(ctx: Storage & Clock & Durability & TerminalRole, options: AllocatorOptions, logger: Log) {
   const upstream = createUpstream({ url: options.url, key: options.key, timeoutMs: options.requestTimeoutMs ?? 5000 });
   const cycleMs = options.cycleMs ?? 5000;
   let mode: AllocationMode = modeOf(await ctx.store.repos.outbox.state('allocation_mode'));

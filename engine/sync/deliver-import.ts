@@ -1,7 +1,7 @@
 import type { ImportOrder, ImportResult } from '../contract/import';
 import type { OrderRow } from '../store/order-repo';
 import type { OutboxRow } from '../store/outbox-repo';
-import type { EngineContext } from '../shared/context';
+import type { Clock, Durability, Storage } from '../shared/context';
 import type { OrderLines } from '../orders/order-view';
 import type { Channel } from './channel';
 import { refused, type Delivery } from './refusal';
@@ -14,7 +14,7 @@ import { dataOf, errorOf } from './upstream';
  * it whole, and answers a repeat (a lost answer, a crash, any delay) with the order it made the first time.
  * No cart, so no hold is left upstream when an answer is lost.
  */
-export async function deliverBatch(ctx: EngineContext, hub: Channel, entries: readonly OutboxRow[]): Promise<Map<number, Delivery>> {
+export async function deliverBatch(ctx: Storage & Clock & Durability, hub: Channel, entries: readonly OutboxRow[]): Promise<Map<number, Delivery>> {
   const outcomes = new Map<number, Delivery>();
   const sending: { entry: OutboxRow; body: ImportOrder }[] = [];
   for (const entry of entries) {
@@ -60,7 +60,7 @@ export async function deliverBatch(ctx: EngineContext, hub: Channel, entries: re
   return outcomes;
 }
 
-async function importOf(ctx: EngineContext, entry: OutboxRow, order: OrderRow): Promise<ImportOrder> {
+async function importOf(ctx: Storage, entry: OutboxRow, order: OrderRow): Promise<ImportOrder> {
   const lines = JSON.parse(order.lines) as OrderLines;
   const items = lines.items
     .filter((item) => item.type !== 'extra')

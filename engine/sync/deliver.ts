@@ -2,7 +2,7 @@ import type { Cart } from '../contract/cart';
 import type { Order } from '../contract/order';
 import type { OutboxRow } from '../store/outbox-repo';
 import { readOrder } from '../orders/read-order';
-import type { EngineContext } from '../shared/context';
+import type { Clock, Durability, Storage } from '../shared/context';
 import type { Channel } from './channel';
 import { isStockRefusal, learnHold, mayHaveMadeCart, releaseEarlierCarts, unknownCartLapsesAt } from './earlier-carts';
 import { refused, type Delivery } from './refusal';
@@ -22,11 +22,11 @@ export type { Delivery };
  *     order's id — so an order that waited longer than that still lands exactly once.
  */
 
-export async function deliverEntry(ctx: EngineContext, upstream: Channel, entry: OutboxRow): Promise<Delivery> {
+export async function deliverEntry(ctx: Storage & Clock & Durability, upstream: Channel, entry: OutboxRow): Promise<Delivery> {
   return entry.kind === 'order' ? deliverOrder(ctx, upstream, entry) : deliverCancel(ctx, upstream, entry);
 }
 
-async function deliverOrder(ctx: EngineContext, upstream: Channel, entry: OutboxRow): Promise<Delivery> {
+async function deliverOrder(ctx: Storage & Clock & Durability, upstream: Channel, entry: OutboxRow): Promise<Delivery> {
   const order = await readOrder(ctx, entry.orderId);
   if (order.status === 'cancelled' && entry.upstreamOrderId === null) return cancelledHere(upstream, entry);
   let cartId = entry.upstreamCartId;
@@ -55,7 +55,7 @@ async function deliverOrder(ctx: EngineContext, upstream: Channel, entry: Outbox
  * are released and the cart asked for again at once; an unknown one (a lost answer) is waited out until its
  * hold lapses; otherwise the refusal is a conflict, decided in this attempt.
  */
-async function openUpstreamCart(ctx: EngineContext, upstream: Channel, entry: OutboxRow, order: Order): Promise<{ readonly cartId: string } | Delivery> {
+async function openUpstreamCart(ctx: Storage & Clock & Durability, upstream: Channel, entry: OutboxRow, order: Order): Promise<{ readonly cartId: string } | Delivery> {
   // Written before the request: should the engine stop before the answer, the next attempt knows a cart may exist.
   const earlier = entry.cartAttemptedAt;
   await ctx.store.repos.outbox.setCartAttempt(entry.id, ctx.now());
@@ -91,7 +91,7 @@ async function openUpstreamCart(ctx: EngineContext, upstream: Channel, entry: Ou
 }
 
 /** Brings the upstream cart's extras and vouchers to the local order's; undefined when it is ready. */
-async function shapeCart(ctx: EngineContext, upstream: Channel, cartId: string, order: Order): Promise<Delivery | undefined> {
+async function shapeCart(ctx: Storage, upstream: Channel, cartId: string, order: Order): Promise<Delivery | undefined> {
   const read = await upstream.get(`/carts/${encodeURIComponent(cartId)}`);
   const cart = read.status === 200 ? dataOf<Cart>(read) : undefined;
   if (!cart) return refused(read);
@@ -132,7 +132,7 @@ async function cancelledHere(upstream: Channel, entry: OutboxRow): Promise<Deliv
   return { kind: 'delivered', upstreamOrderId: null };
 }
 
-async function deliverCancel(ctx: EngineContext, upstream: Channel, entry: OutboxRow): Promise<Delivery> {
+async function deliverCancel(ctx: Storage, upstream: Channel, entry: OutboxRow): Promise<Delivery> {
   const placed = await ctx.store.repos.outbox.orderEntry(entry.orderId);
   if (placed?.state === 'pending') return { kind: 'retry', reason: 'the order itself has not reached the upstream yet', afterSteps: 1 };
   // An order that never reached the upstream (a resolved conflict) has nothing there to cancel.

@@ -1,5 +1,5 @@
 import type { Cart } from '../contract/cart';
-import type { EngineContext } from '../shared/context';
+import type { Storage } from '../shared/context';
 import type { Repos } from '../store/port';
 import { errorOf, type UpstreamAnswer } from './upstream';
 
@@ -40,7 +40,7 @@ export async function learnHold(tx: Pick<Repos, 'outbox'>, answer: UpstreamAnswe
 }
 
 /** Until when an unknown cart from a request sent at `attemptedAt` may hold stock upstream. */
-export async function unknownCartLapsesAt(ctx: EngineContext, attemptedAt: number): Promise<number> {
+export async function unknownCartLapsesAt(ctx: Storage, attemptedAt: number): Promise<number> {
   const learnt = Number(await ctx.store.repos.outbox.state(HOLD_STATE));
   return attemptedAt + (Number.isFinite(learnt) && learnt > 0 ? learnt : ORPHAN_HOLD_GRACE_MS) + HOLD_MARGIN_MS;
 }
@@ -50,7 +50,7 @@ export async function unknownCartLapsesAt(ctx: EngineContext, attemptedAt: numbe
  * stock (204). A cart already gone (410), ordered (409) or unknown (404) is forgotten too; one the upstream
  * did not answer for is tried again at the next refusal.
  */
-export async function releaseEarlierCarts(ctx: EngineContext, upstream: { delete(path: string): Promise<UpstreamAnswer> }): Promise<number> {
+export async function releaseEarlierCarts(ctx: Storage, upstream: { delete(path: string): Promise<UpstreamAnswer> }): Promise<number> {
   let released = 0;
   for (const { localCartId, upstreamCartId } of await ctx.store.repos.holdings.staleUpstreamCarts(RELEASE_BATCH)) {
     const answer = await upstream.delete(`/carts/${encodeURIComponent(upstreamCartId)}`);

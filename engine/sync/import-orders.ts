@@ -6,7 +6,7 @@ import { addExtrasIn } from '../carts/add-extras';
 import { beginCheckoutIn } from '../checkout/checkout-begin';
 import { settleCheckoutIn } from '../checkout/checkout-settle';
 import { slices } from '../shared/time-slices';
-import type { EngineContext } from '../shared/context';
+import type { Clock, HoldLength, Ids, PaymentLease, Storage, Syncing, TerminalRole } from '../shared/context';
 import { createCartIn } from '../carts/create-cart';
 import type { Tx } from '../store/port';
 import { orderViews } from '../orders/order-view';
@@ -44,7 +44,7 @@ export type ImportOutcome = {
   readonly idempotencyKey: string;
 } & ({ readonly order: Order; readonly replayed: boolean } | { readonly error: EngineError });
 
-export async function importOrders(ctx: EngineContext, apiKey: Caller, body: ImportBody): Promise<ImportOutcome[]> {
+export async function importOrders(ctx: Storage & Clock & Ids & HoldLength & Syncing & PaymentLease & TerminalRole, apiKey: Caller, body: ImportBody): Promise<ImportOutcome[]> {
   const clock = slices();
   const outcomes: ImportOutcome[] = [];
   for (const [index, order] of body.orders.entries()) {
@@ -60,7 +60,7 @@ export async function importOrders(ctx: EngineContext, apiKey: Caller, body: Imp
   return outcomes;
 }
 
-async function importOne(ctx: EngineContext, tx: Tx, apiKey: Caller, order: ImportOrder, now: number) {
+async function importOne(ctx: Clock & Ids & HoldLength & Syncing & PaymentLease & TerminalRole, tx: Tx, apiKey: Caller, order: ImportOrder, now: number) {
   if (!UUID_V4.test(order.idempotencyKey)) throw new EngineError('INVALID_IDEMPOTENCY_KEY', { param: 'idempotencyKey' });
   const key = order.idempotencyKey.toLowerCase();
   // one import of a reference at a time, across processes too

@@ -3,7 +3,7 @@ import type { Log } from '../log';
 import Value from 'typebox/value';
 import { CatalogDocument } from '../contract/catalog';
 import { importCatalogInSlices } from '../catalog/import-catalog';
-import type { EngineContext } from '../shared/context';
+import type { Storage } from '../shared/context';
 import type { Channel } from './channel';
 import { isTransient } from './retry';
 import { dataOf, errorOf } from './upstream';
@@ -18,7 +18,7 @@ export type PullResult = {
   readonly batchLimit?: number;
 } & ({ readonly ok: true } | { readonly ok: false; readonly reason: string; readonly offline: boolean; readonly keyRejected: boolean });
 
-export async function pullCatalog(ctx: EngineContext, upstream: Channel, logger: Log): Promise<PullResult> {
+export async function pullCatalog(ctx: Storage, upstream: Channel, logger: Log): Promise<PullResult> {
   const offered = await upstream.get('/capabilities');
   if (isTransient(offered.status) || offered.status === 429) {
     return { ok: false, reason: `capabilities: upstream answered ${offered.status || 'nothing'}`, offline: true, keyRejected: false };

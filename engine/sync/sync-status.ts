@@ -1,7 +1,7 @@
 import { EngineError } from '../domain/errors';
 import type { OutboxRow } from '../store/outbox-repo';
 import type { SyncStatus } from './worker';
-import type { EngineContext } from '../shared/context';
+import type { Clock, Storage } from '../shared/context';
 import type { Repos } from '../store/port';
 import { holdingRows } from '../allocations/holdings-view';
 
@@ -20,7 +20,7 @@ export const RATE_WINDOW_MS = 60_000;
  * kiosk's `sync:status`) both come back empty — the header needs the connection and the backlog, not other
  * tills' refused orders.
  */
-export async function syncStatus(ctx: EngineContext, worker: SyncSource | undefined, inbox = true) {
+export async function syncStatus(ctx: Storage & Clock, worker: SyncSource | undefined, inbox = true) {
   const live = worker?.status();
   const now = ctx.now();
   const outbox = ctx.store.repos.outbox;
@@ -46,14 +46,14 @@ export async function syncStatus(ctx: EngineContext, worker: SyncSource | undefi
   };
 }
 
-export async function retryConflict(ctx: EngineContext, id: number) {
+export async function retryConflict(ctx: Storage, id: number) {
   return ctx.store.transaction(async (tx) => {
     if (!(await tx.outbox.requeue(id))) throw await notAConflict(tx, id);
     return entryView(tx, id);
   });
 }
 
-export async function resolveConflict(ctx: EngineContext, id: number, note: string) {
+export async function resolveConflict(ctx: Storage, id: number, note: string) {
   return ctx.store.transaction(async (tx) => {
     if (!(await tx.outbox.resolve(id, note))) throw await notAConflict(tx, id);
     return entryView(tx, id);

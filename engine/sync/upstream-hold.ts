@@ -1,7 +1,7 @@
 import type { Log } from '../log';
 import type { Cart, CreateCartBody } from '../contract/cart';
 import { EngineError, type ErrorCode } from '../domain/errors';
-import type { EngineContext } from '../shared/context';
+import type { Clock, Storage } from '../shared/context';
 import { isStockRefusal, learnHold, mayHaveMadeCart, releaseEarlierCarts } from './earlier-carts';
 import { dataOf, errorOf, type Upstream } from './upstream';
 
@@ -22,7 +22,7 @@ export interface UpstreamHold {
 const MIRRORED: readonly ErrorCode[] = ['INVENTORY_EXHAUSTED', 'OCCURRENCE_NOT_AVAILABLE'];
 
 export async function holdUpstreamFirst(
-  ctx: EngineContext,
+  ctx: Storage & Clock,
   upstream: Upstream,
   body: CreateCartBody,
   options: { offlineSales: boolean; logger: Log; gated: () => boolean; limited: (retryAfter: number | undefined) => void },

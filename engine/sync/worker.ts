@@ -1,7 +1,7 @@
 import type { Log } from '../log';
 import { IMPORT_BATCH_LIMIT } from '../contract/import';
 import type { OutboxRow } from '../store/outbox-repo';
-import type { EngineContext } from '../shared/context';
+import type { Clock, Durability, Storage } from '../shared/context';
 import { createChannel } from './channel';
 import { deliverEntry } from './deliver';
 import { deliverBatch } from './deliver-import';
@@ -69,7 +69,7 @@ const importable = (entry: OutboxRow): boolean => entry.kind === 'order' && entr
 /** How long everything waits, in base steps, after the upstream refused the key: an admin has to act. */
 const KEY_REJECTED_STEPS = 60;
 
-export async function startSyncWorker(ctx: EngineContext, options: SyncOptions, logger: Log) {
+export async function startSyncWorker(ctx: Storage & Clock & Durability, options: SyncOptions, logger: Log) {
   const outbox = ctx.store.repos.outbox;
   const stopping = new AbortController();
   const upstream = createUpstream({ url: options.url, key: options.key, signal: stopping.signal });

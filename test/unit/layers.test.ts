@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
  * the engine's folders for the length of this test, each with one import, and ESLint's API with the project's
  * own configuration says whether that import is refused. Two more probes call the payment provider and move an
  * attempt outside the payment-lifecycle module (engine/checkout/payments/lifecycle.ts), which is refused too. An import that runs up the layers (a feature reaching
- * for a storage adapter or for HTTP, the domain for the store, one feature for a feature it may not use) fails.
+ * for a storage adapter or for HTTP, the domain for the store, one feature for a feature it may not use, a use case for the whole engine context) fails.
  */
 
 const root = resolve(import.meta.dirname, '..', '..');
@@ -43,8 +43,13 @@ const probes: readonly Probe[] = [
   { folder: 'engine/store', source: "import { readCart } from '../carts/read-cart';", refused: true },
   { folder: 'engine/store/postgres', source: "import { placeOrder } from '../../checkout/place-order';", refused: true },
   // one payment-lifecycle module calls the provider and writes an attempt's state
-  { folder: 'engine/checkout', source: "import type { EngineContext } from '../shared/context';\nexport const probe = (ctx: EngineContext) => ctx.payments.refund('pay_1');", refused: true },
+  { folder: 'engine/checkout', source: "import type { Payments } from '../shared/context';\nexport const probe = (ctx: Payments) => ctx.payments.refund('pay_1');", refused: true },
   { folder: 'engine/checkout', source: "import type { Tx } from '../store/port';\nexport const probe = (tx: Tx) => tx.checkout.move('pay_1', { type: 'cancelled' });", refused: true },
+  // a use case names what it needs (shared/context.ts); the whole context is the composition's and HTTP's
+  { folder: 'engine/carts', source: "import type { EngineContext } from '../shared/context';", refused: true },
+  { folder: 'engine/checkout/payments', source: "import type { EngineContext } from '../../shared/context';", refused: true },
+  { folder: 'engine/carts', source: "import type { Clock, Storage } from '../shared/context';", refused: false },
+  { folder: 'engine/http', source: "import type { EngineContext } from '../shared/context';", refused: false },
   // the composition roots open adapters
   { folder: 'engine/cli', source: "import { openDatabase } from '../store/db';", refused: false },
 ];

@@ -1,7 +1,7 @@
 import { EngineError } from '../../domain/errors';
 import { chargeNeedsProvider, refundNeedsProvider, type FailureOutcome } from '../../domain/payment-attempt';
 import type { PaymentView } from '../../contract/order';
-import type { EngineContext } from '../../shared/context';
+import type { Clock, Durability, Payments, Storage } from '../../shared/context';
 import type { AttemptRow, NewAttempt } from '../../store/checkout-repo';
 import type { Tx } from '../../store/port';
 import type { StoredPayment } from '../checkout-begin';
@@ -30,7 +30,7 @@ export type SettleOutcome = ChargeOutcome | { readonly status: 'not_charged' };
  * the attempt stays pending and the key in progress: the answer is 502, a retry with the same key asks
  * again under the same reference, and so do the sweeper and a restart.
  */
-export async function chargeAttempt(ctx: EngineContext, attempt: AttemptRow): Promise<SettleOutcome> {
+export async function chargeAttempt(ctx: Payments, attempt: AttemptRow): Promise<SettleOutcome> {
   // Cash was taken at the desk; an external payment where the order was first sold; a total of 0 needs none.
   if (!chargeNeedsProvider(attempt.method)) return { status: 'approved' };
   const payment = JSON.parse(attempt.request) as StoredPayment;
@@ -51,13 +51,13 @@ export async function chargeAttempt(ctx: EngineContext, attempt: AttemptRow): Pr
  * What the provider says of an open attempt's charge: asked of the provider for a card (throws 502 when it
  * cannot say); cash, external and zero payments were taken without a provider, so they stand.
  */
-export async function chargeOutcome(ctx: EngineContext, attempt: AttemptRow): Promise<SettleOutcome> {
+export async function chargeOutcome(ctx: Payments, attempt: AttemptRow): Promise<SettleOutcome> {
   return chargeNeedsProvider(attempt.method) ? askProvider(ctx, attempt.id) : { status: 'approved' };
 }
 
 /** What the provider says of a reference whose charge went unanswered; throws 502 when it cannot say. */
-async function askProvider(ctx: EngineContext, reference: string, cause?: unknown): Promise<SettleOutcome> {
-  let status: Awaited<ReturnType<EngineContext['payments']['status']>>;
+async function askProvider(ctx: Payments, reference: string, cause?: unknown): Promise<SettleOutcome> {
+  let status: Awaited<ReturnType<Payments['payments']['status']>>;
   try {
     status = await ctx.payments.status(reference);
   } catch (error) {
@@ -74,7 +74,7 @@ async function askProvider(ctx: EngineContext, reference: string, cause?: unknow
  * order's payment, derived from it — is marked refunded only once the provider has confirmed. Returns whether it is refunded now; when
  * not, the attempt stays `refunding` and the sweeper and the next start ask again.
  */
-export async function refundAttempt(ctx: EngineContext, attemptId: string): Promise<boolean> {
+export async function refundAttempt(ctx: Storage & Clock & Durability & Payments, attemptId: string): Promise<boolean> {
   const attempt = await ctx.store.repos.checkout.attempt(attemptId);
   if (attempt?.state !== 'refunding') return attempt?.state === 'refunded';
   if (refundNeedsProvider(attempt.method)) {
