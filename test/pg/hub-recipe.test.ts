@@ -95,7 +95,7 @@ async function untilStatus(proxy: Haproxy, name: string, status: string): Promis
 }
 
 describe.skipIf(!postgresAvailable() || skipReason !== undefined)(postgresSuite(`the hub recipe (deploy/hub): haproxy in front of two engine processes${skipReason === undefined ? '' : ` (skipped: ${skipReason})`}`), () => {
-  it('round robin, the health check taking a killed process out and back, a rolling restart, keys made once, a terminal selling through it', { timeout: 90_000 }, async () => {
+  it('round robin, the health check taking a killed process out and back, a rolling restart, keys made once, a terminal selling through it', { timeout: 180_000 }, async () => {
     const root = mkdtempSync(join(tmpdir(), 'kassa-hub-recipe-'));
     cleanups.push(() => rmSync(root, { recursive: true, force: true }));
     // the recipe's database: empty (the first process migrates it), reached over the server's Unix socket
