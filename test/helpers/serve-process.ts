@@ -11,7 +11,17 @@ export interface ServeProcess {
 
 /** `env` adds to the test's environment: secrets such as KASSA_UPSTREAM_KEY go there, never into `args`. */
 export async function startServe(args: readonly string[], timeoutMs = 20_000, env: Readonly<Record<string, string>> = {}): Promise<ServeProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'engine/cli/serve.ts', '--port', '0', ...args], {
+  return startServeCommand([process.execPath, '--import', 'tsx', 'engine/cli/serve.ts', '--port', '0', ...args], timeoutMs, env);
+}
+
+/**
+ * `serve` started from a whole command line (`[node, …node flags, script, …serve flags]`, as a systemd unit's
+ * ExecStart names it), in the repository's folder; resolves once it says `listening on`.
+ */
+export async function startServeCommand(command: readonly string[], timeoutMs = 20_000, env: Readonly<Record<string, string>> = {}): Promise<ServeProcess> {
+  const [file, ...args] = command;
+  if (file === undefined) throw new Error('no command');
+  const child = spawn(file, args, {
     cwd: new URL('../../', import.meta.url),
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
