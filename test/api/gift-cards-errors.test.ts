@@ -5,7 +5,7 @@ import { checkout, eur, expectError, newKey, orderOf, type PaymentRequest } from
 import { balanceOf, buyGiftCard, getGiftCard, ticketCart } from '../helpers/gift-cards';
 
 /**
- * Every row of contract §13's table and the refusals the shared design decides (giftcards.md): each found in the
+ * Every row of contract §13's table and the refusals the shared design decides: each found in the
  * checkout's first transaction, so the idempotency key stays unused and no card loses balance.
  */
 
@@ -74,7 +74,7 @@ describe('contract §13: the table', () => {
   });
 });
 
-describe('the design\'s refusals (giftcards.md)', () => {
+describe('the design\'s refusals', () => {
   it('the same code twice: 400 INVALID_FIELD_VALUE reason duplicate, whatever its case or hyphens', async () => {
     const { code } = await buyGiftCard(engine);
     const error = await refusedThenUsable({ method: 'card', token: 'tok_visa', giftCards: [{ code }, { code: `${code.slice(0, 5)}-${code.slice(5).toLowerCase()}` }] }, 400, 'INVALID_FIELD_VALUE', 'payment.giftCards[1].code');
