@@ -8,9 +8,11 @@ import { scaleOf } from '../domain/currencies';
 import { voucherConflict } from '../domain/voucher-policy';
 import { liveCart } from '../carts/cart-access';
 import { cartView } from '../carts/cart-view';
-import type { Ids, PaymentLease, Storage } from '../shared/context';
+import type { GiftCardGuesses, Ids, PaymentLease, Storage } from '../shared/context';
 import type { Repos, Tx } from '../store/port';
 import { openAttempt } from './payments/lifecycle';
+import type { ImportGiftCardPayment } from '../contract/gift-card';
+import { heldGiftCards, splitGiftCards, type GiftCardSplit } from './checkout-gift-cards';
 
 /**
  * The first transaction of POST /orders, before any payment: the idempotency key's state, the cart, the
@@ -26,18 +28,29 @@ export interface CheckoutRequest {
   readonly apiKeyOwner?: string;
   readonly idempotencyKey: string;
   readonly body: PlaceOrderBody;
+  /**
+   * an imported terminal order (sync/import-orders.ts): gift-card parts held at this hub under the terminal's
+   * reference, and the codes the terminal issued for its gift-card items (the cards are the same money here)
+   */
+  readonly imported?: { readonly giftCards?: ImportGiftCardPayment | undefined; readonly issuedCodes?: readonly string[] | undefined };
+  /**
+   * at a terminal (contract §10, §13): the gift-card parts its hub quoted — the cards live there. They are kept on
+   * the attempt (the order's payment shows them) and not held here: the caller holds them at the hub after this
+   * transaction, under the attempt's id (POST /hub/gift-card-holds), and releases them on any failure.
+   */
+  readonly upstreamGiftCards?: readonly { readonly code: string; readonly amount: number }[];
 }
 
 export type CheckoutStart =
   | { readonly kind: 'replay'; readonly status: number; readonly body: unknown }
   | { readonly kind: 'charge'; readonly attempt: AttemptRow };
 
-export async function beginCheckout(ctx: Storage & Ids & PaymentLease, request: CheckoutRequest, now: number): Promise<CheckoutStart> {
+export async function beginCheckout(ctx: Storage & Ids & PaymentLease & GiftCardGuesses, request: CheckoutRequest, now: number): Promise<CheckoutStart> {
   return ctx.store.transaction(async (tx) => beginCheckoutIn(ctx, tx, request, now));
 }
 
 /** beginCheckout inside the caller's transaction (an import composes several in one). */
-export async function beginCheckoutIn(ctx: Ids & PaymentLease, tx: Tx, request: CheckoutRequest, now: number): Promise<CheckoutStart> {
+export async function beginCheckoutIn(ctx: Ids & PaymentLease & GiftCardGuesses, tx: Tx, request: CheckoutRequest, now: number): Promise<CheckoutStart> {
   const { apiKeyId, idempotencyKey, body } = request;
   // the key, then the cart: one process at a time decides on either (store/port.ts Locks)
   await tx.locks.idempotencyKey(apiKeyId, idempotencyKey);
@@ -69,20 +82,38 @@ export async function beginCheckoutIn(ctx: Ids & PaymentLease, tx: Tx, request: 
   if (body.expectedTotal.amount !== total.amount || body.expectedTotal.currency !== total.currency) {
     throw new EngineError('EXPECTED_TOTAL_MISMATCH', { param: 'expectedTotal', details: { total } });
   }
-  const { method, payment } = checkPayment(body.payment, total, request.apiKeyScopes);
+  const guess = { throttle: ctx.giftCardGuesses, keyId: apiKeyId, now };
+  const held = request.imported?.giftCards;
+  const upstream = request.upstreamGiftCards;
+  const split: GiftCardSplit = upstream !== undefined
+    ? partsElsewhere(upstream, cart.kind, total)
+    : held === undefined
+      ? await splitGiftCards(tx, guess, body.payment, cart.kind, total)
+      : await heldGiftCards(tx, guess, held, cart.kind, total);
+  const { method, payment } = split.parts.length > 0 && split.remaining.amount === 0 && held === undefined
+    ? { method: 'giftCard' as const, payment: {} }
+    : checkPayment(body.payment, split.remaining, request.apiKeyScopes);
+  const stored: StoredPayment = {
+    ...payment,
+    ...(split.parts.length > 0 && { giftCards: split.parts.map(({ code, amount }) => ({ code, amount })) }),
+    ...(split.holdReference !== undefined && { giftCardHold: split.holdReference }),
+    ...(request.imported?.issuedCodes !== undefined && { issuedCodes: [...request.imported.issuedCodes] }),
+  };
   const attempt = {
     id: ctx.newId('pay'),
     cartId: cart.id,
     apiKeyId,
     idempotencyKey,
     method,
-    amount: total.amount,
+    // what the method takes: the remainder after the gift cards (method giftCard: the whole total they paid)
+    amount: method === 'giftCard' ? total.amount : split.remaining.amount,
     currency: total.currency,
-    request: JSON.stringify(payment),
+    request: JSON.stringify(stored),
     priced: JSON.stringify({ currency: view.currency, total: view.total, items: view.items, receiptLines: view.receiptLines }),
     createdAt: now,
   };
-  const opened = await openAttempt(tx, attempt);
+  // an imported order's parts are held under the terminal's reference already (heldGiftCards)
+  const opened = await openAttempt(tx, attempt, split.holdReference === undefined && upstream === undefined ? split.parts : [], now);
   // this request works on it: leased, so no other process resumes or sweeps it while the provider is asked
   await tx.checkout.claimAttempt(attempt.id, now, now + ctx.paymentLeaseMs);
   await reserveVouchers(tx, attempt.id, await tx.carts.voucherCodes(cart.id), now);
@@ -95,6 +126,8 @@ export async function beginCheckoutIn(ctx: Ids & PaymentLease, tx: Tx, request: 
  * of 0 needs no payment: card, cash or `none` become an order paid with `none`, and no provider is asked.
  */
 function checkPayment(payment: PaymentRequest, total: Money, scopes: readonly string[]): { method: PaymentMethod; payment: StoredPayment } {
+  // giftCard whose cards took nothing: a total of 0 (the split refused what cards leave open, 402 details.remaining)
+  if (payment.method === 'giftCard') return { method: 'none', payment: {} };
   if (payment.method === 'none') {
     if (total.amount !== 0) throw new EngineError('INVALID_FIELD_VALUE', { param: 'payment.method', details: { reason: 'payment_required', total } });
     const stray = (['token', 'authenticationResult', 'tendered', 'reference'] as const).find((field) => payment[field] !== undefined);
@@ -144,8 +177,24 @@ function checkPaid(payment: PaymentRequest, total: Money, scopes: readonly strin
   return { tendered };
 }
 
+/** Parts decided at the hub (a terminal's checkout): checked against the total, held there, not here. */
+function partsElsewhere(parts: readonly { readonly code: string; readonly amount: number }[], cartKind: 'ticket' | 'giftCard', total: Money): GiftCardSplit {
+  if (parts.length > 0 && cartKind === 'giftCard') throw new EngineError('GIFT_CARD_NOT_ACCEPTED', { param: 'payment.giftCards' });
+  const taken = parts.reduce((sum, part) => sum + part.amount, 0);
+  if (parts.some((part) => part.amount <= 0) || taken > total.amount) {
+    throw new EngineError('INVALID_FIELD_VALUE', { param: 'payment.giftCards', details: { reason: 'more_than_total', total } });
+  }
+  return { parts: parts.map((part) => ({ ...part, balance: 0, balanceAfter: 0 })), remaining: { amount: total.amount - taken, currency: total.currency } };
+}
+
 export interface StoredPayment {
   reference?: string;
+  /** the gift-card parts held for the attempt, in the order given (issue #24) */
+  giftCards?: { code: string; amount: number }[];
+  /** an imported terminal order: the reference its parts were held under at this hub */
+  giftCardHold?: string;
+  /** an imported terminal order: the codes the terminal issued for its gift-card items, in item order */
+  issuedCodes?: string[];
   token?: string;
   authenticationResult?: string;
   tendered?: Money;

@@ -6,7 +6,7 @@ import { addExtrasIn } from '../carts/add-extras';
 import { beginCheckoutIn } from '../checkout/checkout-begin';
 import { settleCheckoutIn } from '../checkout/checkout-settle';
 import { slices } from '../shared/time-slices';
-import type { Clock, HoldLength, Ids, PaymentLease, Storage, Syncing, TerminalRole } from '../shared/context';
+import type { Clock, GiftCardGuesses, HoldLength, Ids, PaymentLease, Storage, Syncing, TerminalRole } from '../shared/context';
 import { createCartIn } from '../carts/create-cart';
 import type { Tx } from '../store/port';
 import { orderViews } from '../orders/order-view';
@@ -44,7 +44,7 @@ export type ImportOutcome = {
   readonly idempotencyKey: string;
 } & ({ readonly order: Order; readonly replayed: boolean } | { readonly error: EngineError });
 
-export async function importOrders(ctx: Storage & Clock & Ids & HoldLength & Syncing & PaymentLease & TerminalRole, apiKey: Caller, body: ImportBody): Promise<ImportOutcome[]> {
+export async function importOrders(ctx: Storage & Clock & Ids & HoldLength & Syncing & PaymentLease & TerminalRole & GiftCardGuesses, apiKey: Caller, body: ImportBody): Promise<ImportOutcome[]> {
   const clock = slices();
   const outcomes: ImportOutcome[] = [];
   for (const [index, order] of body.orders.entries()) {
@@ -60,7 +60,7 @@ export async function importOrders(ctx: Storage & Clock & Ids & HoldLength & Syn
   return outcomes;
 }
 
-async function importOne(ctx: Clock & Ids & HoldLength & Syncing & PaymentLease & TerminalRole, tx: Tx, apiKey: Caller, order: ImportOrder, now: number) {
+async function importOne(ctx: Clock & Ids & HoldLength & Syncing & PaymentLease & TerminalRole & GiftCardGuesses, tx: Tx, apiKey: Caller, order: ImportOrder, now: number) {
   if (!UUID_V4.test(order.idempotencyKey)) throw new EngineError('INVALID_IDEMPOTENCY_KEY', { param: 'idempotencyKey' });
   const key = order.idempotencyKey.toLowerCase();
   // one import of a reference at a time, across processes too
@@ -86,6 +86,9 @@ async function importOne(ctx: Clock & Ids & HoldLength & Syncing & PaymentLease 
       apiKeyOwner: apiKey.owner,
       idempotencyKey: key,
       body: { cartId: cart.id, expectedTotal: order.expectedTotal, payment: { method: 'external', reference: order.reference } },
+      // gift cards (issue #24): parts held here under the terminal's reference settle into this order's redemptions;
+      // cards the terminal sold are issued here under the codes it printed
+      imported: { giftCards: order.payment, issuedCodes: order.giftCardCodes },
     },
     now,
   );
