@@ -13,6 +13,7 @@ import type { Repos, Tx } from '../store/port';
 import { openAttempt } from './payments/lifecycle';
 import type { ImportGiftCardPayment } from '../contract/gift-card';
 import { heldGiftCards, splitGiftCards, type GiftCardSplit } from './checkout-gift-cards';
+import { cardsForHub, type HubGiftCards } from './hub-hold';
 
 /**
  * The first transaction of POST /orders, before any payment: the idempotency key's state, the cart, the
@@ -33,6 +34,8 @@ export interface CheckoutRequest {
    * reference, and the codes the terminal issued for its gift-card items (the cards are the same money here)
    */
   readonly imported?: { readonly giftCards?: ImportGiftCardPayment | undefined; readonly issuedCodes?: readonly string[] | undefined };
+  /** a terminal's checkout: its gift cards are held at the hub after this transaction, not here (checkout/hub-hold.ts) */
+  readonly giftCardsAtHub?: boolean;
 }
 
 export type CheckoutStart =
@@ -78,14 +81,21 @@ export async function beginCheckoutIn(ctx: EngineContext, tx: Tx, request: Check
   }
   const guess = { throttle: ctx.giftCardGuesses, keyId: apiKeyId, now };
   const held = request.imported?.giftCards;
-  const split: GiftCardSplit = held === undefined
-    ? await splitGiftCards(tx, guess, body.payment, cart.kind, total)
-    : await heldGiftCards(tx, guess, held, cart.kind, total);
-  const { method, payment } = split.parts.length > 0 && split.remaining.amount === 0 && held === undefined
-    ? { method: 'giftCard' as const, payment: {} }
-    : checkPayment(body.payment, split.remaining, request.apiKeyScopes);
+  // a terminal's gift cards are its hub's: held there after this transaction (checkout/hub-hold.ts), not split here
+  const atHub = request.giftCardsAtHub === true && held === undefined ? cardsForHub(guess, body.payment, cart.kind, total) : undefined;
+  const split: GiftCardSplit = atHub !== undefined
+    ? { parts: [], remaining: total }
+    : held === undefined
+      ? await splitGiftCards(tx, guess, body.payment, cart.kind, total)
+      : await heldGiftCards(tx, guess, held, cart.kind, total);
+  const { method, payment } = atHub !== undefined
+    ? hubPayment(body.payment, total, request.apiKeyScopes)
+    : split.parts.length > 0 && split.remaining.amount === 0 && held === undefined
+      ? { method: 'giftCard' as const, payment: {} }
+      : checkPayment(body.payment, split.remaining, request.apiKeyScopes);
   const stored: StoredPayment = {
     ...payment,
+    ...(atHub !== undefined && { hub: atHub }),
     ...(split.parts.length > 0 && { giftCards: split.parts.map(({ code, amount }) => ({ code, amount })) }),
     ...(split.holdReference !== undefined && { giftCardHold: split.holdReference }),
     ...(request.imported?.issuedCodes !== undefined && { issuedCodes: [...request.imported.issuedCodes] }),
@@ -110,6 +120,22 @@ export async function beginCheckoutIn(ctx: EngineContext, tx: Tx, request: Check
   await reserveVouchers(tx, attempt.id, await tx.carts.voucherCodes(cart.id), now);
   await tx.checkout.beginKey(apiKeyId, idempotencyKey, cart.id, now);
   return { kind: 'charge', attempt: opened };
+}
+
+/**
+ * A terminal's payment with gift cards at its hub, before the hub has said what the cards take: the method's own
+ * fields, checked as for the whole total — but cash keeps only the `tendered` given (its amount is checked against
+ * the remainder once the parts are held, checkout/hub-hold.ts); `giftCard` has no fields of its own.
+ */
+function hubPayment(payment: PaymentRequest, total: Money, scopes: readonly string[]): { method: PaymentMethod; payment: StoredPayment } {
+  if (payment.method === 'giftCard') return { method: 'giftCard', payment: {} };
+  if (payment.method !== 'cash') return checkPayment(payment, total, scopes);
+  const { method } = checkPayment({ ...payment, tendered: undefined }, total, scopes);
+  if (payment.tendered === undefined) return { method, payment: {} };
+  if (payment.tendered.currency !== total.currency) {
+    throw new EngineError('INVALID_FIELD_VALUE', { param: 'payment.tendered.currency', details: { reason: 'not_cart_currency', total } });
+  }
+  return { method, payment: { tendered: payment.tendered } };
 }
 
 /**
@@ -169,6 +195,8 @@ function checkPaid(payment: PaymentRequest, total: Money, scopes: readonly strin
 }
 
 export interface StoredPayment {
+  /** at a terminal: the gift cards asked for, held at its hub after this transaction (checkout/hub-hold.ts) */
+  hub?: HubGiftCards;
   reference?: string;
   /** the gift-card parts held for the attempt, in the order given (issue #24) */
   giftCards?: { code: string; amount: number }[];
