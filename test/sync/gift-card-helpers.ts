@@ -92,10 +92,10 @@ export interface GiftRig {
  * A hub and a terminal syncing to it through the fault proxy, both on the gift catalog. `sync` undefined: the
  * shipped defaults (1 s first retry step, a look every second).
  */
-export async function startGiftRig(options: { sync?: { retryBaseMs?: number; pollMs?: number }; terminal?: Partial<EngineOptions> } = {}): Promise<GiftRig> {
+export async function startGiftRig(options: { sync?: { retryBaseMs?: number; pollMs?: number }; terminal?: Partial<EngineOptions>; scopes?: string[] } = {}): Promise<GiftRig> {
   const file = catalogFile(giftCatalog());
   const hub = await startTestEngine({ catalogFile: file.path, demo: false });
-  const key = await hub.createKey(TERMINAL_SCOPES);
+  const key = await hub.createKey(options.scopes ?? TERMINAL_SCOPES);
   const proxy = await startFaultProxy({ target: hub.url, seed: 24 });
   const terminal = await startTestEngine({
     catalogFile: file.path,
