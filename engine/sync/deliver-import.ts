@@ -85,7 +85,7 @@ async function giftCardsOf(ctx: EngineContext, order: OrderRow): Promise<Pick<Im
   return {
     ...(issued.length > 0 && { giftCardCodes: issued.map((card) => card.code) }),
     ...(attempt !== undefined && parts.length > 0 && {
-      payment: { giftCards: { holdReference: attempt.id, giftCards: parts.map((part) => ({ code: part.code, amount: part.amount })) } },
+      payment: { holdReference: attempt.id, giftCards: parts.map((part) => ({ code: part.code, amount: part.amount })) },
     }),
   };
 }

@@ -196,7 +196,11 @@ export async function confirmRefund(tx: Tx, attemptId: string, now: number): Pro
 export function paymentView(attempt: AttemptRow, giftCardEntries: readonly GiftCardEntryRow[] = []): PaymentView {
   const settled = giftCardEntries
     .filter((entry) => entry.kind === 'redeem' && entry.state === 'settled')
-    .map((entry) => ({ code: entry.code, amount: { amount: -entry.amount, currency: attempt.currency } }));
+    .map((entry) => ({
+      code: entry.code,
+      amount: { amount: -entry.amount, currency: attempt.currency },
+      ...(entry.balanceAfter !== null && { balanceAfter: { amount: entry.balanceAfter, currency: attempt.currency } }),
+    }));
   // at a terminal the ledger is the hub's: the parts are what the hub held for the attempt (checkout/hub-hold.ts)
   const parts = settled.length > 0 ? settled : [...((JSON.parse(attempt.request) as StoredPayment).hub?.parts ?? [])];
   const paid = { ...capturedPayment(attempt), ...(parts.length > 0 && { giftCards: parts }) };

@@ -344,102 +344,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A gift card's balance and its transactions (at a terminal: its hub's answer, 503 UPSTREAM_UNAVAILABLE offline)
+         * A gift card's balance and its transactions
          * @description The code is matched case-insensitively, spaces and hyphens ignored. 404 GIFT_CARD_NOT_FOUND for an unknown code; a void card answers status void and balance 0. After 10 unknown codes within a minute the API key answers 429 RATE_LIMIT_EXCEEDED (with Retry-After) on this route, the quote and any checkout with `payment.giftCards`, until the minute has passed (per engine process).
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description the card's code; case, spaces and hyphens do not matter */
-                    code: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                code: string;
-                                /** @description ISO 4217 code, three upper-case letters */
-                                currency: string;
-                                initial: {
-                                    /** @description minor units of the currency */
-                                    amount: number;
-                                    /** @description ISO 4217 code, three upper-case letters */
-                                    currency: string;
-                                };
-                                /** @description what can be spent now: a checkout in progress has its part out of it already */
-                                balance: {
-                                    /** @description minor units of the currency */
-                                    amount: number;
-                                    /** @description ISO 4217 code, three upper-case letters */
-                                    currency: string;
-                                };
-                                status: "active" | "void";
-                                /** @description settled entries, oldest first: a redemption negative, a refund back onto the card positive, a void (orderId: the order that issued it) the rest, negative */
-                                transactions: {
-                                    /** Format: date-time */
-                                    at: string;
-                                    orderId: string;
-                                    amount: {
-                                        /** @description minor units of the currency */
-                                        amount: number;
-                                        /** @description ISO 4217 code, three upper-case letters */
-                                        currency: string;
-                                    };
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                type: string;
-                                code: string;
-                                message: string;
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                type: string;
-                                code: string;
-                                message: string;
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getGiftCard"];
         put?: never;
         post?: never;
         delete?: never;
@@ -461,115 +369,7 @@ export interface paths {
          * What these gift cards would pay of the cart, and what is left to pay
          * @description The same split and refusals as POST /orders with payment.giftCards; nothing is held. After 10 unknown codes within a minute the API key answers 429 RATE_LIMIT_EXCEEDED (with Retry-After) on this route, the quote and any checkout with `payment.giftCards`, until the minute has passed (per engine process).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    cartId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description redeemed first, in the order given; the rest is paid by `method`. The same code twice is 400 INVALID_FIELD_VALUE reason duplicate */
-                        giftCards: {
-                            /** @description the card's code; case, spaces and hyphens do not matter */
-                            code: string;
-                            /** @description how much to take from this card (> 0, the cart's currency, at most its balance); without it, as much as its balance and the rest of the total allow */
-                            amount?: {
-                                /** @description minor units of the currency */
-                                amount: number;
-                                /** @description ISO 4217 code, three upper-case letters */
-                                currency: string;
-                            };
-                        }[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description each card the checkout would take, in the order given (a card that would take nothing is left out) */
-                                parts: {
-                                    code: string;
-                                    amount: {
-                                        /** @description minor units of the currency */
-                                        amount: number;
-                                        /** @description ISO 4217 code, three upper-case letters */
-                                        currency: string;
-                                    };
-                                    balance: {
-                                        /** @description minor units of the currency */
-                                        amount: number;
-                                        /** @description ISO 4217 code, three upper-case letters */
-                                        currency: string;
-                                    };
-                                    balanceAfter: {
-                                        /** @description minor units of the currency */
-                                        amount: number;
-                                        /** @description ISO 4217 code, three upper-case letters */
-                                        currency: string;
-                                    };
-                                }[];
-                                /** @description what is left to pay by card or cash */
-                                remaining: {
-                                    /** @description minor units of the currency */
-                                    amount: number;
-                                    /** @description ISO 4217 code, three upper-case letters */
-                                    currency: string;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                type: string;
-                                code: string;
-                                message: string;
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                type: string;
-                                code: string;
-                                message: string;
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["quoteGiftCards"];
         delete?: never;
         options?: never;
         head?: never;
@@ -589,106 +389,7 @@ export interface paths {
          * Hold a terminal checkout's gift-card parts at the hub
          * @description A terminal holds its parts here (under its payment attempt id, `reference`) before it charges the rest; the import of its order, carrying `payment.giftCards: { holdReference, giftCards }`, settles them into redemptions of the imported order. Idempotent per reference: the same reference again answers the holds made first. The same refusals as a checkout.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description the terminal's payment attempt id: one hold per reference, for good */
-                        reference: string;
-                        /** @description ISO 4217 code, three upper-case letters */
-                        currency: string;
-                        /** @description redeemed first, in the order given; the rest is paid by `method`. The same code twice is 400 INVALID_FIELD_VALUE reason duplicate */
-                        cards: {
-                            /** @description the card's code; case, spaces and hyphens do not matter */
-                            code: string;
-                            /** @description how much to take from this card (> 0, the cart's currency, at most its balance); without it, as much as its balance and the rest of the total allow */
-                            amount?: {
-                                /** @description minor units of the currency */
-                                amount: number;
-                                /** @description ISO 4217 code, three upper-case letters */
-                                currency: string;
-                            };
-                        }[];
-                        total: {
-                            /** @description minor units of the currency */
-                            amount: number;
-                            /** @description ISO 4217 code, three upper-case letters */
-                            currency: string;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                reference: string;
-                                cards: {
-                                    code: string;
-                                    amount: {
-                                        /** @description minor units of the currency */
-                                        amount: number;
-                                        /** @description ISO 4217 code, three upper-case letters */
-                                        currency: string;
-                                    };
-                                }[];
-                                /** @description the holds were given back (release) */
-                                released?: boolean;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                type: string;
-                                code: string;
-                                message: string;
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                type: string;
-                                code: string;
-                                message: string;
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["holdGiftCards"];
         delete?: never;
         options?: never;
         head?: never;
@@ -708,81 +409,7 @@ export interface paths {
          * Release a failed terminal checkout's gift-card holds
          * @description Idempotent. Holds already settled into an imported order stay and are answered in `cards`; `released` says whether any were dropped now.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    reference: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                reference: string;
-                                cards: {
-                                    code: string;
-                                    amount: {
-                                        /** @description minor units of the currency */
-                                        amount: number;
-                                        /** @description ISO 4217 code, three upper-case letters */
-                                        currency: string;
-                                    };
-                                }[];
-                                /** @description the holds were given back (release) */
-                                released?: boolean;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                type: string;
-                                code: string;
-                                message: string;
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                type: string;
-                                code: string;
-                                message: string;
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["releaseGiftCardHolds"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3121,6 +2748,13 @@ export interface operations {
                                         /** @description ISO 4217 code, three upper-case letters */
                                         currency: string;
                                     };
+                                    /** @description the card's balance right after this order took its part */
+                                    balanceAfter?: {
+                                        /** @description minor units of the currency */
+                                        amount: number;
+                                        /** @description ISO 4217 code, three upper-case letters */
+                                        currency: string;
+                                    };
                                 }[];
                             };
                             /** @description the show the order is for (event, date, venue), from the current catalog, named in the request's Accept-Language; items, receipt lines and ticket areas are too. Printed tickets and receipts use the order's language: the one it was sold in (contract §12) unless a print request names another */
@@ -3330,6 +2964,13 @@ export interface operations {
                                         /** @description ISO 4217 code, three upper-case letters */
                                         currency: string;
                                     };
+                                    /** @description the card's balance right after this order took its part */
+                                    balanceAfter?: {
+                                        /** @description minor units of the currency */
+                                        amount: number;
+                                        /** @description ISO 4217 code, three upper-case letters */
+                                        currency: string;
+                                    };
                                 }[];
                             };
                             /** @description the show the order is for (event, date, venue), from the current catalog, named in the request's Accept-Language; items, receipt lines and ticket areas are too. Printed tickets and receipts use the order's language: the one it was sold in (contract §12) unless a print request names another */
@@ -3516,6 +3157,13 @@ export interface operations {
                                         /** @description ISO 4217 code, three upper-case letters */
                                         currency: string;
                                     };
+                                    /** @description the card's balance right after this order took its part */
+                                    balanceAfter?: {
+                                        /** @description minor units of the currency */
+                                        amount: number;
+                                        /** @description ISO 4217 code, three upper-case letters */
+                                        currency: string;
+                                    };
                                 }[];
                             };
                             /** @description the show the order is for (event, date, venue), from the current catalog, named in the request's Accept-Language; items, receipt lines and ticket areas are too. Printed tickets and receipts use the order's language: the one it was sold in (contract §12) unless a print request names another */
@@ -3697,6 +3345,13 @@ export interface operations {
                                 giftCards?: {
                                     code: string;
                                     amount: {
+                                        /** @description minor units of the currency */
+                                        amount: number;
+                                        /** @description ISO 4217 code, three upper-case letters */
+                                        currency: string;
+                                    };
+                                    /** @description the card's balance right after this order took its part */
+                                    balanceAfter?: {
                                         /** @description minor units of the currency */
                                         amount: number;
                                         /** @description ISO 4217 code, three upper-case letters */
@@ -3985,22 +3640,20 @@ export interface operations {
                         };
                         /** @description the codes the terminal issued for the order's gift-card items, in item order: the hub issues the same cards, spendable anywhere once the order is here */
                         giftCardCodes?: string[];
-                        /** @description gift cards paid part of it at the terminal, held at this hub: the holds become redemptions of the imported order */
+                        /** @description gift cards paid part of it at the terminal, held at this hub under holdReference: the holds become redemptions of the imported order */
                         payment?: {
+                            /** @description the reference the terminal held the parts under (POST /hub/gift-card-holds) */
+                            holdReference: string;
                             giftCards: {
-                                /** @description the reference the terminal held the parts under (POST /hub/gift-card-holds) */
-                                holdReference: string;
-                                giftCards: {
-                                    /** @description the card's code; case, spaces and hyphens do not matter */
-                                    code: string;
-                                    amount: {
-                                        /** @description minor units of the currency */
-                                        amount: number;
-                                        /** @description ISO 4217 code, three upper-case letters */
-                                        currency: string;
-                                    };
-                                }[];
-                            };
+                                /** @description the card's code; case, spaces and hyphens do not matter */
+                                code: string;
+                                amount: {
+                                    /** @description minor units of the currency */
+                                    amount: number;
+                                    /** @description ISO 4217 code, three upper-case letters */
+                                    currency: string;
+                                };
+                            }[];
                         };
                     }[];
                 };
@@ -4110,6 +3763,13 @@ export interface operations {
                                                 /** @description ISO 4217 code, three upper-case letters */
                                                 currency: string;
                                             };
+                                            /** @description the card's balance right after this order took its part */
+                                            balanceAfter?: {
+                                                /** @description minor units of the currency */
+                                                amount: number;
+                                                /** @description ISO 4217 code, three upper-case letters */
+                                                currency: string;
+                                            };
                                         }[];
                                     };
                                     /** @description the show the order is for (event, date, venue), from the current catalog, named in the request's Accept-Language; items, receipt lines and ticket areas are too. Printed tickets and receipts use the order's language: the one it was sold in (contract §12) unless a print request names another */
@@ -4157,6 +3817,383 @@ export interface operations {
                                     };
                                 };
                             }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getGiftCard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the card's code; case, spaces and hyphens do not matter */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            code: string;
+                            /** @description ISO 4217 code, three upper-case letters */
+                            currency: string;
+                            initial: {
+                                /** @description minor units of the currency */
+                                amount: number;
+                                /** @description ISO 4217 code, three upper-case letters */
+                                currency: string;
+                            };
+                            /** @description what can be spent now: a checkout in progress has its part out of it already */
+                            balance: {
+                                /** @description minor units of the currency */
+                                amount: number;
+                                /** @description ISO 4217 code, three upper-case letters */
+                                currency: string;
+                            };
+                            status: "active" | "void";
+                            /** @description settled entries, oldest first: a redemption negative, a refund back onto the card positive, a void (orderId: the order that issued it) the rest, negative */
+                            transactions: {
+                                /** Format: date-time */
+                                at: string;
+                                orderId: string;
+                                amount: {
+                                    /** @description minor units of the currency */
+                                    amount: number;
+                                    /** @description ISO 4217 code, three upper-case letters */
+                                    currency: string;
+                                };
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    quoteGiftCards: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cartId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description redeemed first, in the order given; the rest is paid by `method`. The same code twice is 400 INVALID_FIELD_VALUE reason duplicate */
+                    giftCards: {
+                        /** @description the card's code; case, spaces and hyphens do not matter */
+                        code: string;
+                        /** @description how much to take from this card (> 0, the cart's currency, at most its balance); without it, as much as its balance and the rest of the total allow */
+                        amount?: {
+                            /** @description minor units of the currency */
+                            amount: number;
+                            /** @description ISO 4217 code, three upper-case letters */
+                            currency: string;
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description each card the checkout would take, in the order given (a card that would take nothing is left out) */
+                            parts: {
+                                code: string;
+                                amount: {
+                                    /** @description minor units of the currency */
+                                    amount: number;
+                                    /** @description ISO 4217 code, three upper-case letters */
+                                    currency: string;
+                                };
+                                balance: {
+                                    /** @description minor units of the currency */
+                                    amount: number;
+                                    /** @description ISO 4217 code, three upper-case letters */
+                                    currency: string;
+                                };
+                                balanceAfter: {
+                                    /** @description minor units of the currency */
+                                    amount: number;
+                                    /** @description ISO 4217 code, three upper-case letters */
+                                    currency: string;
+                                };
+                            }[];
+                            /** @description what is left to pay by card or cash */
+                            remaining: {
+                                /** @description minor units of the currency */
+                                amount: number;
+                                /** @description ISO 4217 code, three upper-case letters */
+                                currency: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    holdGiftCards: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the terminal's payment attempt id: one hold per reference, for good */
+                    reference: string;
+                    /** @description ISO 4217 code, three upper-case letters */
+                    currency: string;
+                    /** @description redeemed first, in the order given; the rest is paid by `method`. The same code twice is 400 INVALID_FIELD_VALUE reason duplicate */
+                    cards: {
+                        /** @description the card's code; case, spaces and hyphens do not matter */
+                        code: string;
+                        /** @description how much to take from this card (> 0, the cart's currency, at most its balance); without it, as much as its balance and the rest of the total allow */
+                        amount?: {
+                            /** @description minor units of the currency */
+                            amount: number;
+                            /** @description ISO 4217 code, three upper-case letters */
+                            currency: string;
+                        };
+                    }[];
+                    total: {
+                        /** @description minor units of the currency */
+                        amount: number;
+                        /** @description ISO 4217 code, three upper-case letters */
+                        currency: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            reference: string;
+                            cards: {
+                                code: string;
+                                amount: {
+                                    /** @description minor units of the currency */
+                                    amount: number;
+                                    /** @description ISO 4217 code, three upper-case letters */
+                                    currency: string;
+                                };
+                            }[];
+                            /** @description the holds were given back (release) */
+                            released?: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    releaseGiftCardHolds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reference: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            reference: string;
+                            cards: {
+                                code: string;
+                                amount: {
+                                    /** @description minor units of the currency */
+                                    amount: number;
+                                    /** @description ISO 4217 code, three upper-case letters */
+                                    currency: string;
+                                };
+                            }[];
+                            /** @description the holds were given back (release) */
+                            released?: boolean;
                         };
                     };
                 };
@@ -4410,7 +4447,7 @@ export interface operations {
                             estimatedSecondsLeft: number | null;
                             conflicts: {
                                 id: number;
-                                kind: "order" | "cancel" | "gift-card-release";
+                                kind: "order" | "cancel";
                                 orderId: string;
                                 /** @description the upstream's error code */
                                 code: string;
@@ -4498,7 +4535,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             id: number;
-                            kind: "order" | "cancel" | "gift-card-release";
+                            kind: "order" | "cancel";
                             orderId: string;
                             /** @description the upstream's error code */
                             code: string;
@@ -4578,7 +4615,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             id: number;
-                            kind: "order" | "cancel" | "gift-card-release";
+                            kind: "order" | "cancel";
                             orderId: string;
                             /** @description the upstream's error code */
                             code: string;
