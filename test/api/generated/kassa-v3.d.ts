@@ -344,7 +344,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A gift card's balance and its transactions
+         * A gift card's balance and its transactions (at a terminal: its hub's answer, 503 UPSTREAM_UNAVAILABLE offline)
          * @description The code is matched case-insensitively, spaces and hyphens ignored. 404 GIFT_CARD_NOT_FOUND for an unknown code; a void card answers status void and balance 0. After 10 unknown codes within a minute the API key answers 429 RATE_LIMIT_EXCEEDED (with Retry-After) on this route, the quote and any checkout with `payment.giftCards`, until the minute has passed (per engine process).
          */
         get: operations["getGiftCard"];
@@ -4447,7 +4447,7 @@ export interface operations {
                             estimatedSecondsLeft: number | null;
                             conflicts: {
                                 id: number;
-                                kind: "order" | "cancel";
+                                kind: "order" | "cancel" | "gift-card-release";
                                 orderId: string;
                                 /** @description the upstream's error code */
                                 code: string;
@@ -4535,7 +4535,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             id: number;
-                            kind: "order" | "cancel";
+                            kind: "order" | "cancel" | "gift-card-release";
                             orderId: string;
                             /** @description the upstream's error code */
                             code: string;
@@ -4615,7 +4615,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             id: number;
-                            kind: "order" | "cancel";
+                            kind: "order" | "cancel" | "gift-card-release";
                             orderId: string;
                             /** @description the upstream's error code */
                             code: string;
