@@ -37,6 +37,8 @@ export interface GiftCardPartRequest {
 export interface HeldPart {
   readonly code: string;
   readonly amount: Money;
+  /** what the card had left right after the part was held (the receipt prints it), when the hub says */
+  readonly balanceAfter?: Money;
 }
 
 export type HoldOutcome =

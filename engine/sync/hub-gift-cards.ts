@@ -1,6 +1,7 @@
 import { ERROR_CATALOGUE, EngineError, type ErrorCode } from '../domain/errors';
 import Value from 'typebox/value';
 import { GiftCardView } from '../contract/gift-card';
+import type { Money } from '../domain/money';
 import type { GiftCardHub, HeldPart } from '../checkout/hub-hold';
 import type { Channel } from './channel';
 import { refused, type Delivery } from './refusal';
@@ -80,10 +81,17 @@ export function createHubGiftCards(options: { url: string; key: string; timeoutM
 }
 
 function partOf(value: unknown): HeldPart[] {
-  if (typeof value !== 'object' || value === null || !('code' in value) || !('amount' in value)) return [];
-  const { code, amount } = value;
-  if (typeof code !== 'string' || typeof amount !== 'object' || amount === null || !('amount' in amount) || !('currency' in amount)) return [];
-  return typeof amount.amount === 'number' && Number.isSafeInteger(amount.amount) && typeof amount.currency === 'string' ? [{ code, amount: { amount: amount.amount, currency: amount.currency } }] : [];
+  if (typeof value !== 'object' || value === null || !('code' in value) || !('amount' in value) || typeof value.code !== 'string') return [];
+  const amount = moneyOf(value.amount);
+  if (amount === undefined) return [];
+  const balanceAfter = 'balanceAfter' in value ? moneyOf(value.balanceAfter) : undefined;
+  return [{ code: value.code, amount, ...(balanceAfter !== undefined && { balanceAfter }) }];
+}
+
+function moneyOf(value: unknown): Money | undefined {
+  if (typeof value !== 'object' || value === null || !('amount' in value) || !('currency' in value)) return undefined;
+  const { amount, currency } = value;
+  return typeof amount === 'number' && Number.isSafeInteger(amount) && typeof currency === 'string' ? { amount, currency } : undefined;
 }
 
 /**

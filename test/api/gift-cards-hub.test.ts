@@ -48,7 +48,8 @@ describe('POST /hub/gift-card-holds and its release', () => {
     const body = { reference, currency: 'EUR', cards: [{ code: code.toLowerCase() }], total: eur(3900) };
     const first = await hold(body);
     expect(first.status).toBe(200);
-    expect(first.body.data).toEqual({ reference, cards: [{ code, amount: eur(3900) }] });
+    // with what the card has left right after the part (a terminal's receipt prints it)
+    expect(first.body.data).toEqual({ reference, cards: [{ code, amount: eur(3900), balanceAfter: eur(1100) }] });
     expect(await balanceOf(hub, code)).toBe(1100);
     const again = await hold(body);
     expect(again.body.data).toEqual(first.body.data);

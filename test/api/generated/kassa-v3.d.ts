@@ -4116,6 +4116,13 @@ export interface operations {
                                     /** @description ISO 4217 code, three upper-case letters */
                                     currency: string;
                                 };
+                                /** @description the card's balance right after this order took its part */
+                                balanceAfter?: {
+                                    /** @description minor units of the currency */
+                                    amount: number;
+                                    /** @description ISO 4217 code, three upper-case letters */
+                                    currency: string;
+                                };
                             }[];
                             /** @description the holds were given back (release) */
                             released?: boolean;
@@ -4186,6 +4193,13 @@ export interface operations {
                             cards: {
                                 code: string;
                                 amount: {
+                                    /** @description minor units of the currency */
+                                    amount: number;
+                                    /** @description ISO 4217 code, three upper-case letters */
+                                    currency: string;
+                                };
+                                /** @description the card's balance right after this order took its part */
+                                balanceAfter?: {
                                     /** @description minor units of the currency */
                                     amount: number;
                                     /** @description ISO 4217 code, three upper-case letters */
