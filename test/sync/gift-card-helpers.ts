@@ -92,7 +92,9 @@ export interface GiftRig {
  * A hub and a terminal syncing to it through the fault proxy, both on the gift catalog. `sync` undefined: the
  * shipped defaults (1 s first retry step, a look every second).
  */
-export async function startGiftRig(options: { sync?: { retryBaseMs?: number; pollMs?: number }; terminal?: Partial<EngineOptions>; scopes?: string[] } = {}): Promise<GiftRig> {
+export async function startGiftRig(
+  options: { sync?: { retryBaseMs?: number; pollMs?: number }; terminal?: Partial<EngineOptions>; scopes?: string[]; /** the terminal talks to the hub itself, not through the proxy */ direct?: boolean } = {},
+): Promise<GiftRig> {
   const file = catalogFile(giftCatalog());
   const hub = await startTestEngine({ catalogFile: file.path, demo: false });
   const key = await hub.createKey(options.scopes ?? TERMINAL_SCOPES);
@@ -101,7 +103,7 @@ export async function startGiftRig(options: { sync?: { retryBaseMs?: number; pol
     catalogFile: file.path,
     demo: false,
     ...options.terminal,
-    upstream: { url: proxy.url, key, ...options.sync },
+    upstream: { url: options.direct === true ? hub.url : proxy.url, key, ...options.sync },
   });
   return {
     hub,

@@ -129,6 +129,31 @@ describe('gift cards at a terminal', () => {
     expect(outboxKinds(terminal.dataDir).filter((entry) => entry.state !== 'delivered')).toEqual([]);
   }, 60_000);
 
+  it('with the hub stopped it is refused with 503, nothing reached the hub (no release to send), and it pays once the hub is back', async () => {
+    const { hub, terminal } = await rig({ sync: FAST, direct: true });
+    const { code } = await sellGiftCard(hub);
+    const cart = await ticketCart(terminal, 2);
+    await hub.stop();
+    const read = await giftCard(terminal, code);
+    expect(read.status).toBe(503);
+    expect(read.body.error).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', details: { reason: 'hub_unreachable' } });
+    const key = crypto.randomUUID();
+    const refused = await checkout(terminal, cart, { method: 'cash', giftCards: [{ code }] }, key);
+    expect(refused.status, JSON.stringify(refused.body)).toBe(503);
+    expect(refused.body.error).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', details: { reason: 'hub_unreachable' } });
+    // the connection never opened: the hub holds nothing, there is nothing to release
+    expect(outboxKinds(terminal.dataDir).filter((entry) => entry.kind === 'gift-card-release')).toEqual([]);
+    expect(await orderCount(terminal)).toBe(0);
+
+    await hub.start();
+    expect(await balanceAt(hub, code)).toBe(5000);
+    const paid = await checkout(terminal, cart, { method: 'cash', giftCards: [{ code }] }, key);
+    expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+    expect(paid.body.data.payment).toMatchObject({ method: 'cash', amount: eur(2000), giftCards: [{ code, amount: eur(5000) }] });
+    await waitForSynced(terminal, 30_000);
+    expect((await giftCard(hub, code)).body.data.transactions).toHaveLength(1);
+  }, 60_000);
+
   it('the remainder declined at a terminal: the hold is released at the hub once the release has synced', async () => {
     const { hub, terminal } = await rig({ sync: FAST });
     const { code } = await sellGiftCard(hub);
