@@ -26,7 +26,7 @@ export async function deliverBatch(ctx: EngineContext, hub: Channel, entries: re
     if (!order) throw new Error(`order ${entry.orderId} of outbox entry ${String(entry.id)} is missing`);
     // Cancelled here before it was ever sent: nothing to send. Once sent, it may be upstream (a lost answer):
     // it goes again — the hub answers the order it made — and its cancellation follows it.
-    if (order.status === 'cancelled' && entry.upstreamOrderId === null && entry.sentAt === null) outcomes.set(entry.id, await cancelledBeforeSent(ctx, hub, order));
+    if (order.status === 'cancelled' && entry.upstreamOrderId === null && entry.sentAt === null) outcomes.set(entry.id, await cancelledBeforeSent(ctx, hub, entry, order));
     else sending.push({ entry, body: await importOf(ctx, entry, order) });
   }
   if (sending.length === 0) return outcomes;
@@ -67,11 +67,11 @@ export async function deliverBatch(ctx: EngineContext, hub: Channel, entries: re
  * An order cancelled here before it was ever sent: nothing to import. Gift-card parts it held at the hub (issue #24)
  * are released there instead — they would never be settled by an import.
  */
-async function cancelledBeforeSent(ctx: EngineContext, hub: Channel, order: OrderRow): Promise<Delivery> {
+async function cancelledBeforeSent(ctx: EngineContext, hub: Channel, entry: OutboxRow, order: OrderRow): Promise<Delivery> {
   const attempt = await ctx.store.repos.checkout.attemptForOrder(order.id);
   const atHub = attempt === undefined ? undefined : hubGiftCardsOf(attempt);
   if (attempt === undefined || atHub?.parts === undefined || atHub.parts.length === 0) return { kind: 'delivered', upstreamOrderId: null };
-  return deliverRelease(hub, attempt.id);
+  return deliverRelease(hub, attempt.id, entry.attempts === 0);
 }
 
 /**

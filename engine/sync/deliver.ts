@@ -25,7 +25,7 @@ export type { Delivery };
 
 export async function deliverEntry(ctx: EngineContext, upstream: Channel, entry: OutboxRow): Promise<Delivery> {
   // a terminal checkout that failed after its gift-card parts were held at the hub: the hold goes there
-  if (entry.kind === 'gift-card-release') return deliverRelease(upstream, entry.orderId);
+  if (entry.kind === 'gift-card-release') return deliverRelease(upstream, entry.orderId, entry.attempts === 0);
   return entry.kind === 'order' ? deliverOrder(ctx, upstream, entry) : deliverCancel(ctx, upstream, entry);
 }
 

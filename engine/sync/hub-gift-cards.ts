@@ -95,14 +95,26 @@ function moneyOf(value: unknown): Money | undefined {
 }
 
 /**
+ * How long, in sync base steps (1 s each by default), a release that found nothing held asks once more: a hold
+ * request the terminal gave up on (no answer within HUB_GIFT_CARD_TIMEOUT_MS) may still be carried out by a slow hub
+ * after the release, and would then stay held.
+ */
+export const LATE_HOLD_STEPS = 10;
+
+/**
  * Delivers a `gift-card-release` entry: POST /hub/gift-card-holds/{reference}/release, idempotent at the hub, so
  * a lost answer is simply asked again. A hub that knows no hold of that reference (404) holds nothing of it:
- * delivered as well. Anything else follows the sync rules (refusal.ts).
+ * delivered as well. A first release that found nothing held is asked once more LATE_HOLD_STEPS later (a late
+ * hold). Anything else follows the sync rules (refusal.ts).
  */
-export async function deliverRelease(hub: Channel, reference: string): Promise<Delivery> {
+export async function deliverRelease(hub: Channel, reference: string, firstTry: boolean): Promise<Delivery> {
   const answer = await hub.post(`/hub/gift-card-holds/${encodeURIComponent(reference)}/release`, {}, { repeatable: true });
-  if (answer.status === 200 || answer.status === 204 || (answer.status === 404 && errorOf(answer)?.code !== 'INSUFFICIENT_PERMISSIONS')) {
+  if (answer.status === 200) {
+    const data = dataOf<{ released?: unknown; cards?: unknown }>(answer);
+    const nothing = data?.released === false && Array.isArray(data.cards) && data.cards.length === 0;
+    if (firstTry && nothing) return { kind: 'retry', reason: 'nothing was held yet: asked once more in case a late hold arrives', afterSteps: LATE_HOLD_STEPS };
     return { kind: 'delivered', upstreamOrderId: null };
   }
+  if (answer.status === 404 && errorOf(answer)?.code !== 'INSUFFICIENT_PERMISSIONS') return { kind: 'delivered', upstreamOrderId: null };
   return refused(answer);
 }
