@@ -23,6 +23,7 @@ import { DEFAULT_PROVIDER_DEADLINE_MS, withDeadline } from './checkout/payments/
 import { settleOpenAttempts } from './checkout/recover-payments';
 import { startAllocator, type Allocator } from './sync/allocator';
 import { startSyncWorker, type SyncWorker } from './sync/worker';
+import { createHubGiftCards } from './sync/hub-gift-cards';
 import type { Backoff } from './printing/backoff';
 import { parsePrinter, PrinterUrlError } from './printing/printers';
 import { startPrintQueue, type PrintQueue } from './printing/queue';
@@ -181,6 +182,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       simulator,
       sync: () => worker,
       allocator: () => allocator,
+      // a terminal's gift cards are its hub's: read and held there within the request (issue #24)
+      ...(options.upstream !== undefined && { giftCardHub: createHubGiftCards({ url: options.upstream.url, key: options.upstream.key }) }),
       logger,
       rateLimit: options.rateLimit ?? 50,
       allowedHosts: options.allowedHosts ?? [],

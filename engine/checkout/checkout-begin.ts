@@ -13,6 +13,7 @@ import type { Repos, Tx } from '../store/port';
 import { openAttempt } from './payments/lifecycle';
 import type { ImportGiftCardPayment } from '../contract/gift-card';
 import { heldGiftCards, splitGiftCards, type GiftCardSplit } from './checkout-gift-cards';
+import { cardsForHub, type HubGiftCards } from './hub-hold';
 
 /**
  * The first transaction of POST /orders, before any payment: the idempotency key's state, the cart, the
@@ -33,12 +34,8 @@ export interface CheckoutRequest {
    * reference, and the codes the terminal issued for its gift-card items (the cards are the same money here)
    */
   readonly imported?: { readonly giftCards?: ImportGiftCardPayment | undefined; readonly issuedCodes?: readonly string[] | undefined };
-  /**
-   * at a terminal (contract §10, §13): the gift-card parts its hub quoted — the cards live there. They are kept on
-   * the attempt (the order's payment shows them) and not held here: the caller holds them at the hub after this
-   * transaction, under the attempt's id (POST /hub/gift-card-holds), and releases them on any failure.
-   */
-  readonly upstreamGiftCards?: readonly { readonly code: string; readonly amount: number }[];
+  /** a terminal's checkout: its gift cards are held at the hub after this transaction, not here (checkout/hub-hold.ts) */
+  readonly giftCardsAtHub?: boolean;
 }
 
 export type CheckoutStart =
@@ -84,17 +81,21 @@ export async function beginCheckoutIn(ctx: Ids & PaymentLease & GiftCardGuesses,
   }
   const guess = { throttle: ctx.giftCardGuesses, keyId: apiKeyId, now };
   const held = request.imported?.giftCards;
-  const upstream = request.upstreamGiftCards;
-  const split: GiftCardSplit = upstream !== undefined
-    ? partsElsewhere(upstream, cart.kind, total)
+  // a terminal's gift cards are its hub's: held there after this transaction (checkout/hub-hold.ts), not split here
+  const atHub = request.giftCardsAtHub === true && held === undefined ? cardsForHub(guess, body.payment, cart.kind, total) : undefined;
+  const split: GiftCardSplit = atHub !== undefined
+    ? { parts: [], remaining: total }
     : held === undefined
       ? await splitGiftCards(tx, guess, body.payment, cart.kind, total)
       : await heldGiftCards(tx, guess, held, cart.kind, total);
-  const { method, payment } = split.parts.length > 0 && split.remaining.amount === 0 && held === undefined
-    ? { method: 'giftCard' as const, payment: {} }
-    : checkPayment(body.payment, split.remaining, request.apiKeyScopes);
+  const { method, payment } = atHub !== undefined
+    ? hubPayment(body.payment, total, request.apiKeyScopes)
+    : split.parts.length > 0 && split.remaining.amount === 0 && held === undefined
+      ? { method: 'giftCard' as const, payment: {} }
+      : checkPayment(body.payment, split.remaining, request.apiKeyScopes);
   const stored: StoredPayment = {
     ...payment,
+    ...(atHub !== undefined && { hub: atHub }),
     ...(split.parts.length > 0 && { giftCards: split.parts.map(({ code, amount }) => ({ code, amount })) }),
     ...(split.holdReference !== undefined && { giftCardHold: split.holdReference }),
     ...(request.imported?.issuedCodes !== undefined && { issuedCodes: [...request.imported.issuedCodes] }),
@@ -113,12 +114,28 @@ export async function beginCheckoutIn(ctx: Ids & PaymentLease & GiftCardGuesses,
     createdAt: now,
   };
   // an imported order's parts are held under the terminal's reference already (heldGiftCards)
-  const opened = await openAttempt(tx, attempt, split.holdReference === undefined && upstream === undefined ? split.parts : [], now);
+  const opened = await openAttempt(tx, attempt, split.holdReference === undefined ? split.parts : [], now);
   // this request works on it: leased, so no other process resumes or sweeps it while the provider is asked
   await tx.checkout.claimAttempt(attempt.id, now, now + ctx.paymentLeaseMs);
   await reserveVouchers(tx, attempt.id, await tx.carts.voucherCodes(cart.id), now);
   await tx.checkout.beginKey(apiKeyId, idempotencyKey, cart.id, now);
   return { kind: 'charge', attempt: opened };
+}
+
+/**
+ * A terminal's payment with gift cards at its hub, before the hub has said what the cards take: the method's own
+ * fields, checked as for the whole total — but cash keeps only the `tendered` given (its amount is checked against
+ * the remainder once the parts are held, checkout/hub-hold.ts); `giftCard` has no fields of its own.
+ */
+function hubPayment(payment: PaymentRequest, total: Money, scopes: readonly string[]): { method: PaymentMethod; payment: StoredPayment } {
+  if (payment.method === 'giftCard') return { method: 'giftCard', payment: {} };
+  if (payment.method !== 'cash') return checkPayment(payment, total, scopes);
+  const { method } = checkPayment({ ...payment, tendered: undefined }, total, scopes);
+  if (payment.tendered === undefined) return { method, payment: {} };
+  if (payment.tendered.currency !== total.currency) {
+    throw new EngineError('INVALID_FIELD_VALUE', { param: 'payment.tendered.currency', details: { reason: 'not_cart_currency', total } });
+  }
+  return { method, payment: { tendered: payment.tendered } };
 }
 
 /**
@@ -177,17 +194,9 @@ function checkPaid(payment: PaymentRequest, total: Money, scopes: readonly strin
   return { tendered };
 }
 
-/** Parts decided at the hub (a terminal's checkout): checked against the total, held there, not here. */
-function partsElsewhere(parts: readonly { readonly code: string; readonly amount: number }[], cartKind: 'ticket' | 'giftCard', total: Money): GiftCardSplit {
-  if (parts.length > 0 && cartKind === 'giftCard') throw new EngineError('GIFT_CARD_NOT_ACCEPTED', { param: 'payment.giftCards' });
-  const taken = parts.reduce((sum, part) => sum + part.amount, 0);
-  if (parts.some((part) => part.amount <= 0) || taken > total.amount) {
-    throw new EngineError('INVALID_FIELD_VALUE', { param: 'payment.giftCards', details: { reason: 'more_than_total', total } });
-  }
-  return { parts: parts.map((part) => ({ ...part, balance: 0, balanceAfter: 0 })), remaining: { amount: total.amount - taken, currency: total.currency } };
-}
-
 export interface StoredPayment {
+  /** at a terminal: the gift cards asked for, held at its hub after this transaction (checkout/hub-hold.ts) */
+  hub?: HubGiftCards;
   reference?: string;
   /** the gift-card parts held for the attempt, in the order given (issue #24) */
   giftCards?: { code: string; amount: number }[];

@@ -1,6 +1,6 @@
 import { EngineError } from '../domain/errors';
 import type { Money } from '../domain/money';
-import { checkGiftCardParts, type PlannedPart } from '../domain/gift-cards';
+import { checkGiftCardParts, terminalHoldKey, type PlannedPart } from '../domain/gift-cards';
 import type { PaymentRequest } from '../contract/order';
 import type { ImportGiftCardPayment } from '../contract/gift-card';
 import type { GuessThrottle } from '../domain/guess-throttle';
@@ -69,7 +69,9 @@ export async function heldGiftCards(
   if (cartKind === 'giftCard') throw new EngineError('GIFT_CARD_NOT_ACCEPTED', { param });
   const taken = requested.reduce((sum, part) => sum + (part.amount?.amount ?? 0), 0);
   const remaining = { amount: total.amount - taken, currency: total.currency };
-  const entries = await tx.giftCards.ofAttempt(held.holdReference);
+  // the importing key's own holds (giftcards/hub-holds.ts): the terminal holds and imports with one key
+  const holdKey = terminalHoldKey(guess.keyId, held.holdReference);
+  const entries = await tx.giftCards.ofAttempt(holdKey);
   if (entries.some((entry) => entry.state === 'settled')) {
     throw new EngineError('INVALID_FIELD_VALUE', { param: 'payment.holdReference', details: { reason: 'hold_settled' } });
   }
@@ -78,9 +80,9 @@ export async function heldGiftCards(
       && entries.every((entry, i) => entry.code === requested[i]?.code && -entry.amount === requested[i]?.amount?.amount);
     if (!same) throw new EngineError('INVALID_FIELD_VALUE', { param, details: { reason: 'not_the_held_parts' } });
     const parts = entries.map((entry) => ({ code: entry.code, amount: -entry.amount, balance: 0, balanceAfter: 0 }));
-    return { parts, remaining, holdReference: held.holdReference };
+    return { parts, remaining, holdReference: holdKey };
   }
   const plan = await planGiftCardPayment(tx, guess, requested, total, param);
-  await holdForTerminal(tx, held.holdReference, plan.parts, total.currency, guess.now);
-  return { parts: plan.parts, remaining, holdReference: held.holdReference };
+  await holdForTerminal(tx, holdKey, plan.parts, total.currency, guess.now);
+  return { parts: plan.parts, remaining, holdReference: holdKey };
 }

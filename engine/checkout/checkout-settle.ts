@@ -10,6 +10,7 @@ import type { StoredPayment } from './checkout-begin';
 import type { Ids, Storage, Syncing } from '../shared/context';
 import type { Tx } from '../store/port';
 import { orderViews } from '../orders/order-view';
+import { hubGiftCardsOf } from './hub-hold';
 import { captureAttempt, failAttempt, orphanAttempt, type SettleOutcome } from './payments/lifecycle';
 
 /**
@@ -49,16 +50,39 @@ export async function settleCheckoutIn(ctx: Ids & Syncing, tx: Tx, attempt: Atte
     case 'approved':
       return createOrder(ctx, tx, current, now, language);
     case 'action_required':
-      return fail(tx, current, 'action_required', 'retire', new EngineError('PAYMENT_AUTHENTICATION_REQUIRED', { param: 'payment', details: { action: outcome.action } }));
+      return fail(tx, current, now, 'action_required', 'retire', new EngineError('PAYMENT_AUTHENTICATION_REQUIRED', { param: 'payment', details: { action: outcome.action } }));
     case 'declined':
-      return fail(tx, current, 'declined', 'retire', new EngineError('PAYMENT_DECLINED', { param: 'payment' }));
+      return fail(tx, current, now, 'declined', 'retire', new EngineError('PAYMENT_DECLINED', { param: 'payment' }));
     case 'risk_declined':
-      return fail(tx, current, 'risk_declined', 'keep', new EngineError('RISK_CHECK_FAILED'));
+      return fail(tx, current, now, 'risk_declined', 'keep', new EngineError('RISK_CHECK_FAILED'));
     case 'unavailable':
-      return fail(tx, current, 'unavailable', 'forget', new EngineError('PAYMENT_PROVIDER_UNAVAILABLE'));
+      return fail(tx, current, now, 'unavailable', 'forget', new EngineError('PAYMENT_PROVIDER_UNAVAILABLE'));
     case 'not_charged':
-      return fail(tx, current, 'not_charged', 'forget', new EngineError('PAYMENT_PROVIDER_UNAVAILABLE', { details: { reason: 'deadline', charged: false } }));
+      return fail(tx, current, now, 'not_charged', 'forget', new EngineError('PAYMENT_PROVIDER_UNAVAILABLE', { details: { reason: 'deadline', charged: false } }));
   }
+}
+
+/**
+ * A terminal checkout whose gift-card parts went to the hub (checkout/hub-hold.ts), left pending by a crash or an
+ * unanswered provider: settled as failed, never made an order on a guess (contract §10, issue #24). Its hold is
+ * released at the hub (the outbox); a remainder the provider took (`charged`) goes back (the attempt is refunding);
+ * its key is forgotten, so the customer may check out again. Run by the restart and the sweeper (recover-payments).
+ */
+export async function abandonHubCheckout(ctx: Storage, attempt: AttemptRow, charged: boolean, now: number): Promise<Settlement> {
+  return ctx.store.transaction(async (tx) => {
+    await tx.locks.idempotencyKey(attempt.apiKeyId, attempt.idempotencyKey);
+    await tx.locks.cart(attempt.cartId);
+    await tx.locks.attempt(attempt.id);
+    const current = await tx.checkout.attempt(attempt.id);
+    if (current?.state !== 'pending') return alreadySettled(tx, attempt);
+    const error = new EngineError('PAYMENT_PROVIDER_UNAVAILABLE', { details: { reason: 'interrupted', charged } });
+    if (!charged) return fail(tx, current, now, 'not_charged', 'forget', error);
+    await orphanAttempt(tx, current.id);
+    await tx.checkout.releaseVouchers(current.id);
+    await releaseAtHub(tx, current, now);
+    await tx.checkout.forgetKey(current.apiKeyId, current.idempotencyKey);
+    return { error, refund: current.id };
+  });
 }
 
 async function createOrder(ctx: Ids & Syncing, tx: Tx, attempt: AttemptRow, now: number, language: PrintLanguage | undefined): Promise<Settlement> {
@@ -67,6 +91,7 @@ async function createOrder(ctx: Ids & Syncing, tx: Tx, attempt: AttemptRow, now:
     // Cannot happen while the cart is locked by the pending attempt; should it anyway, the money goes back.
     await orphanAttempt(tx, attempt.id);
     await tx.checkout.releaseVouchers(attempt.id);
+    await releaseAtHub(tx, attempt, now);
     await tx.checkout.forgetKey(attempt.apiKeyId, attempt.idempotencyKey);
     return { error: new EngineError('CART_EXPIRED'), refund: attempt.id };
   }
@@ -102,12 +127,22 @@ async function createOrder(ctx: Ids & Syncing, tx: Tx, attempt: AttemptRow, now:
   return { order };
 }
 
-async function fail(tx: Tx, attempt: AttemptRow, outcome: FailureOutcome, key: 'retire' | 'keep' | 'forget', error: EngineError): Promise<Settlement> {
+async function fail(tx: Tx, attempt: AttemptRow, now: number, outcome: FailureOutcome, key: 'retire' | 'keep' | 'forget', error: EngineError): Promise<Settlement> {
   await failAttempt(tx, attempt.id, outcome);
   await tx.checkout.releaseVouchers(attempt.id);
+  await releaseAtHub(tx, attempt, now);
   if (key === 'forget') await tx.checkout.forgetKey(attempt.apiKeyId, attempt.idempotencyKey);
   else await tx.checkout.finishKey(attempt.apiKeyId, attempt.idempotencyKey, key === 'retire' ? 'retired' : 'completed', error.status, storedError(error));
   return { error };
+}
+
+/**
+ * At a terminal, an attempt whose gift-card parts were held at the hub (checkout/hub-hold.ts) and that failed: the
+ * hold goes back at the hub through the sync outbox, written in the transaction of the failure, so it is released
+ * exactly once whenever the hub can be reached (engine/sync/hub-gift-cards.ts deliverRelease).
+ */
+export async function releaseAtHub(tx: Tx, attempt: AttemptRow, now: number): Promise<void> {
+  if (hubGiftCardsOf(attempt) !== undefined) await tx.outbox.add('gift-card-release', attempt.id, now);
 }
 
 /** An error kept for replays: its code, param and details (the message follows the replay's language). */

@@ -6,6 +6,7 @@ import { beginCheckout } from './checkout-begin';
 import { settleCheckout } from './checkout-settle';
 import type { Clock, Durability, GiftCardGuesses, Ids, InFlight, PaymentLease, Payments, Storage, Syncing } from '../shared/context';
 import { chargeAttempt, refundAttempt } from './payments/lifecycle';
+import { holdAtHub, type GiftCardHub } from './hub-hold';
 
 /**
  * POST /orders (spec §4.7, §7.6; contract §5–7): transaction, provider call outside any transaction,
@@ -24,6 +25,8 @@ export async function placeOrder(
   idempotencyKey: string | undefined,
   body: PlaceOrderBody,
   language?: PrintLanguage,
+  /** at a terminal: its hub, where gift cards live and a checkout's parts are held (checkout/hub-hold.ts) */
+  giftCardHub?: GiftCardHub,
 ): Promise<PlaceOrderResult> {
   const apiKeyId = apiKey.id;
   if (idempotencyKey === undefined || !UUID_V4.test(idempotencyKey)) {
@@ -37,17 +40,25 @@ export async function placeOrder(
   // them side by side) must not take the key's open attempt for one that a crash left behind
   ctx.inFlight.add(flight);
   try {
-    const start = await beginCheckout(ctx, { apiKeyId, apiKeyScopes: apiKey.scopes, ...(apiKey.owner !== undefined && { apiKeyOwner: apiKey.owner }), idempotencyKey: key, body }, ctx.now());
+    const start = await beginCheckout(
+      ctx,
+      { apiKeyId, apiKeyScopes: apiKey.scopes, ...(apiKey.owner !== undefined && { apiKeyOwner: apiKey.owner }), idempotencyKey: key, body, ...(giftCardHub !== undefined && { giftCardsAtHub: true }) },
+      ctx.now(),
+    );
     if (start.kind === 'replay') return replay(start.status, start.body);
+    // At a terminal, gift cards are held at the hub now, before anything is charged; what is left is charged below.
+    const held = giftCardHub === undefined ? { attempt: start.attempt } : await holdAtHub(ctx, giftCardHub, start.attempt);
+    if ('error' in held) throw held.error;
+    const attempt = held.attempt;
     // the attempt is on the disk before any provider hears of it: a charge is never made that a restart cannot find
-    if (chargeNeedsProvider(start.attempt.method)) await ctx.whenDurable();
-    const settled = await chargeAttempt(ctx, start.attempt)
-      .then((outcome) => settleCheckout(ctx, start.attempt, outcome, ctx.now(), language))
+    if (chargeNeedsProvider(attempt.method)) await ctx.whenDurable();
+    const settled = await chargeAttempt(ctx, attempt)
+      .then((outcome) => settleCheckout(ctx, attempt, outcome, ctx.now(), language))
       .catch(async (error: unknown) => {
         // No answer from the provider, not even about the reference (502), or the database went away before the
         // settlement (503): the attempt stays pending, and a retry with the key — on any engine process — may ask
         // again at once. Should the lease not be given up (the database still away), it runs out by itself.
-        await ctx.store.repos.checkout.releaseAttempt(start.attempt.id).catch(() => undefined);
+        await ctx.store.repos.checkout.releaseAttempt(attempt.id).catch(() => undefined);
         throw error;
       });
     if (settled.refund !== undefined) await refundAttempt(ctx, settled.refund);

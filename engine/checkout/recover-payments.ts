@@ -1,5 +1,7 @@
 import type { AttemptRow } from '../store/checkout-repo';
-import { settleCheckout } from './checkout-settle';
+import { chargeNeedsProvider } from '../domain/payment-attempt';
+import { abandonHubCheckout, settleCheckout } from './checkout-settle';
+import { hubGiftCardsOf } from './hub-hold';
 import type { Clock, Durability, Ids, InFlight, PaymentLease, Payments, Storage, Syncing } from '../shared/context';
 import { chargeOutcome, refundAttempt } from './payments/lifecycle';
 
@@ -8,7 +10,8 @@ import { chargeOutcome, refundAttempt } from './payments/lifecycle';
  * crash, a lost answer or a provider that never answered left open. A pending card attempt is settled by
  * what the provider says of its reference (approved, or not charged — the provider then never takes it);
  * cash, external and zero payments were taken without a provider, so they stand. An approved charge becomes
- * its order exactly once, built from the cart as priced for the attempt. An unconfirmed refund is asked again.
+ * its order exactly once, built from the cart as priced for the attempt — except a terminal's checkout with
+ * gift-card parts at its hub, which fails (its hold released, a card remainder refunded: abandonHubCheckout). An unconfirmed refund is asked again.
  *
  * Several engine processes may share the database (contract §16), each sweeping: an attempt is settled only by
  * the one that takes its lease (checkout.claimAttempt), and one whose lease another request or sweep holds is
@@ -42,7 +45,10 @@ async function settleOne(ctx: Storage & Clock & Ids & Syncing & Durability & Pay
     return;
   }
   const outcome = await chargeOutcome(ctx, attempt);
-  const settled = await settleCheckout(ctx, attempt, outcome, ctx.now());
+  // a terminal's checkout with gift-card parts at its hub is never made an order on a guess: it fails, its hold released
+  const settled = hubGiftCardsOf(attempt) === undefined
+    ? await settleCheckout(ctx, attempt, outcome, ctx.now())
+    : await abandonHubCheckout(ctx, attempt, outcome.status === 'approved' && chargeNeedsProvider(attempt.method), ctx.now());
   if (settled.refund !== undefined) await refundAttempt(ctx, settled.refund);
   if ('order' in settled) counts.orders += 1;
   else counts.released += 1;

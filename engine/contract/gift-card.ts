@@ -83,7 +83,8 @@ export type GiftCardHoldBody = Static<typeof GiftCardHoldBody>;
 
 export const GiftCardHold = Type.Object({
   reference: Type.String(),
-  cards: Type.Array(GiftCardPart),
+  // balanceAfter: in the answer that made the holds (a terminal's receipt prints it); not in a repeat's or a release's
+  cards: Type.Array(PaymentGiftCardPart),
   released: Type.Optional(Type.Boolean({ description: 'the holds were given back (release)' })),
 });
 export type GiftCardHold = Static<typeof GiftCardHold>;

@@ -5,7 +5,7 @@ import { Holding } from './holdings';
 
 export const SyncConflict = Type.Object({
   id: Type.Integer(),
-  kind: Type.Union([Type.Literal('order'), Type.Literal('cancel')]),
+  kind: Type.Union([Type.Literal('order'), Type.Literal('cancel'), Type.Literal('gift-card-release')]),
   orderId: Type.String(),
   code: Type.String({ description: "the upstream's error code" }),
   message: Type.String(),

@@ -8,7 +8,15 @@ import type { Money } from './money';
  * nothing is left out; what is left is the remainder that `method` pays.
  */
 
-/** A code as typed or scanned: case-insensitive, spaces and hyphens ignored. */
+/**
+ * Where a hub keeps a terminal's holds: under the terminal's key and its own reference (its payment attempt id), so
+ * one terminal can neither release nor settle another's holds, and two terminals' references never meet.
+ */
+export function terminalHoldKey(keyId: string, reference: string): string {
+  return `${keyId}/${reference}`;
+}
+
+/** A code as typed or scanned, made comparable: upper case, without spaces and hyphens. */
 export function normalizeGiftCardCode(code: string): string {
   return code.replace(/[\s-]+/g, '').toUpperCase();
 }

@@ -1,5 +1,5 @@
 import { EngineError } from '../domain/errors';
-import { checkGiftCardParts } from '../domain/gift-cards';
+import { checkGiftCardParts, terminalHoldKey } from '../domain/gift-cards';
 import type { Caller } from '../domain/scopes';
 import type { GiftCardHold, GiftCardHoldBody } from '../contract/gift-card';
 import type { GiftCardEntryRow } from '../store/gift-card-repo';
@@ -19,17 +19,18 @@ type Ctx = Storage & Clock & GiftCardGuesses;
 /** POST /hub/gift-card-holds: holds the parts (the same refusals as a checkout's), or answers the holds made before. */
 export async function holdGiftCards(ctx: Ctx, caller: Caller, body: GiftCardHoldBody): Promise<GiftCardHold> {
   const now = ctx.now();
+  const key = terminalHoldKey(caller.keyId, body.reference);
   return ctx.store.transaction(async (tx) => {
-    await lockReference(tx, body.reference);
-    const earlier = await tx.giftCards.ofAttempt(body.reference);
-    if (earlier.length > 0) return answer(body.reference, earlier, body.currency);
+    await lockReference(tx, key);
+    const earlier = await tx.giftCards.ofAttempt(key);
+    if (earlier.length > 0) return answer(tx, body.reference, earlier, body.currency);
     if (body.total.currency !== body.currency) {
       throw new EngineError('INVALID_FIELD_VALUE', { param: 'total.currency', details: { reason: 'not_the_currency' } });
     }
     const requested = checkGiftCardParts(body.cards, body.total, 'cards');
     const plan = await planGiftCardPayment(tx, { throttle: ctx.giftCardGuesses, keyId: caller.keyId, now }, requested, body.total, 'cards');
-    await holdForTerminal(tx, body.reference, plan.parts, body.currency, now);
-    return { reference: body.reference, cards: plan.parts.map((part) => ({ code: part.code, amount: { amount: part.amount, currency: body.currency } })) };
+    await holdForTerminal(tx, key, plan.parts, body.currency, now);
+    return answer(tx, body.reference, await tx.giftCards.ofAttempt(key), body.currency);
   });
 }
 
@@ -37,14 +38,15 @@ export async function holdGiftCards(ctx: Ctx, caller: Caller, body: GiftCardHold
  * POST /hub/gift-card-holds/{reference}/release: drops the reference's holds (the terminal's checkout failed).
  * Idempotent; holds already settled into an imported order stay (they are its payment) and are answered.
  */
-export async function releaseGiftCards(ctx: Ctx, reference: string): Promise<GiftCardHold> {
+export async function releaseGiftCards(ctx: Ctx, caller: Caller, reference: string): Promise<GiftCardHold> {
+  const key = terminalHoldKey(caller.keyId, reference);
   return ctx.store.transaction(async (tx) => {
-    await lockReference(tx, reference);
-    const released = await releaseForTerminal(tx, reference);
-    const kept = await tx.giftCards.ofAttempt(reference);
+    await lockReference(tx, key);
+    const released = await releaseForTerminal(tx, key);
+    const kept = await tx.giftCards.ofAttempt(key);
     const [first] = kept;
     const currency = first ? ((await tx.giftCards.cards([first.code]))[0]?.currency ?? '') : '';
-    return { ...answer(reference, kept, currency), released: released > 0 };
+    return { ...(await answer(tx, reference, kept, currency)), released: released > 0 };
   });
 }
 
@@ -53,6 +55,19 @@ async function lockReference(tx: Tx, reference: string): Promise<void> {
   await tx.locks.named(`gift-card-hold:${reference}`);
 }
 
-function answer(reference: string, entries: readonly GiftCardEntryRow[], currency: string): GiftCardHold {
-  return { reference, cards: entries.map((entry) => ({ code: entry.code, amount: { amount: -entry.amount, currency } })) };
+/**
+ * The reference's parts, each with what its card has left right after it (a terminal's receipt prints it): a held
+ * part's card balance now (the hold is out of it already), a settled one's balance_after.
+ */
+async function answer(tx: Tx, reference: string, entries: readonly GiftCardEntryRow[], currency: string): Promise<GiftCardHold> {
+  const held = entries.filter((entry) => entry.state === 'held').map((entry) => entry.code);
+  const balances = new Map((held.length > 0 ? await tx.giftCards.cards(held) : []).map((card) => [card.code, card.balance]));
+  const money = (amount: number) => ({ amount, currency });
+  return {
+    reference,
+    cards: entries.map((entry) => {
+      const after = entry.state === 'held' ? balances.get(entry.code) : entry.balanceAfter;
+      return { code: entry.code, amount: money(-entry.amount), ...(after !== undefined && after !== null && { balanceAfter: money(Math.max(0, after)) }) };
+    }),
+  };
 }

@@ -15,6 +15,7 @@ import { requestSerializer } from './log-redaction';
 import { lazySchemas } from './schema-compilers';
 import { openApiOptions, swagger } from './openapi';
 import type { Allocator } from '../sync/allocator';
+import type { HubGiftCards } from '../sync/hub-gift-cards';
 import type { AllocationCap } from '../domain/allocations';
 import { allocationRoutes } from './routes/allocations';
 import { holdingRoutes } from './routes/holdings';
@@ -47,6 +48,8 @@ export interface AppOptions {
   readonly allocator?: () => Allocator | undefined;
   /** the sync worker, once started (absent when standalone) */
   readonly sync: () => SyncSource | undefined;
+  /** at a terminal: its hub, where gift cards live (read, held) within the request (issue #24) */
+  readonly giftCardHub?: HubGiftCards;
   readonly logger: FastifyBaseLogger;
   /** requests per second per API key (burst the same); 0 turns limiting off */
   readonly rateLimit: number;
@@ -140,11 +143,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(cartRoutes, { ctx: options.ctx, allocator: options.allocator ?? (() => undefined) });
       await api.register(cartItemRoutes, { ctx: options.ctx });
       await api.register(voucherRoutes, { ctx: options.ctx });
-      await api.register(orderRoutes, { ctx: options.ctx });
+      await api.register(orderRoutes, { ctx: options.ctx, giftCardHub: options.giftCardHub });
       await api.register(orderSummaryRoutes, { ctx: options.ctx });
       const allocations = options.capabilities !== false && options.allocations !== false;
       if (options.capabilities !== false) await api.register(hubRoutes, { ctx: options.ctx, importBatch: options.capabilities?.importBatch, allocations });
-      await api.register(giftCardRoutes, { ctx: options.ctx });
+      await api.register(giftCardRoutes, { ctx: options.ctx, giftCardHub: options.giftCardHub });
       if (options.capabilities !== false) await api.register(hubGiftCardRoutes, { ctx: options.ctx });
       if (allocations) await api.register(allocationRoutes, { ctx: options.ctx, cap: options.allocationCap });
       await api.register(syncRoutes, { ctx: options.ctx, worker: options.sync });

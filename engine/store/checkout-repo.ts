@@ -61,6 +61,7 @@ export function createCheckoutRepo(db: Db) {
     WHERE id = ? AND state = ?`);
   const attemptClaim = db.prepare<[number, string, number]>(`UPDATE payment_attempts SET lease_until = ?
     WHERE id = ? AND state IN ('pending', 'refunding') AND (lease_until IS NULL OR lease_until <= ?)`);
+  const attemptCharge = db.prepare<[string, number, string, string]>("UPDATE payment_attempts SET method = ?, amount = ?, request = ? WHERE id = ? AND state = 'pending'");
   const attemptRelease = db.prepare<[string]>("UPDATE payment_attempts SET lease_until = NULL WHERE id = ? AND state IN ('pending', 'refunding')");
   const riskDeclined = db.prepare<[string], { id: string }>(`SELECT id FROM payment_attempts
     WHERE cart_id = ? AND state = 'failed' AND outcome = 'risk_declined' LIMIT 1`);
@@ -93,6 +94,9 @@ export function createCheckoutRepo(db: Db) {
      * it (its lease runs past `now`) or the attempt is settled. The one who holds it asks the provider.
      */
     claimAttempt: (id: string, now: number, until: number): boolean => attemptClaim.run(until, id, now).changes === 1,
+    /** a pending attempt's charge, once what it charges is known (a terminal's gift-card parts, held at its hub) */
+    setCharge: (id: string, charge: { method: PaymentMethod; amount: number; request: string }): boolean =>
+      attemptCharge.run(charge.method, charge.amount, charge.request, id).changes === 1,
     /** gives an open attempt's lease up: a retry with its key, or a sweep, may take it over at once */
     releaseAttempt: (id: string) => void attemptRelease.run(id),
     /**

@@ -5,7 +5,9 @@ import type { Db } from './db';
 
 export interface OutboxRow {
   id: number;
-  kind: 'order' | 'cancel';
+  /** `gift-card-release`: a terminal checkout failed after its gift-card parts were held at the hub (issue #24) */
+  kind: 'order' | 'cancel' | 'gift-card-release';
+  /** the order; for a `gift-card-release`, the payment attempt whose hold goes (the hold's reference at the hub) */
   orderId: string;
   state: 'pending' | 'delivered' | 'conflict' | 'resolved';
   idempotencyKey: string;

@@ -4,13 +4,16 @@ import type { OutboxRow } from '../store/outbox-repo';
 import type { Clock, Durability, Storage } from '../shared/context';
 import type { OrderLines } from '../orders/order-view';
 import type { Channel } from './channel';
+import { hubGiftCardsOf } from '../checkout/hub-hold';
+import { deliverRelease } from './hub-gift-cards';
 import { refused, type Delivery } from './refusal';
 import { dataOf, errorOf } from './upstream';
 
 /**
  * Delivers up to a batch of order entries to a Kassa hub in one request (POST /orders/import, contract
  * §10): each order whole — items, extras, vouchers, currency, expected total — under the entry's fixed
- * Idempotency-Key with the local order id as reference. The hub creates each in one transaction or refuses
+ * Idempotency-Key with the local order id as reference — and its gift cards: the codes it issued, the parts held
+ * at the hub under its attempt's id (issue #24). The hub creates each in one transaction or refuses
  * it whole, and answers a repeat (a lost answer, a crash, any delay) with the order it made the first time.
  * No cart, so no hold is left upstream when an answer is lost.
  */
@@ -23,7 +26,7 @@ export async function deliverBatch(ctx: Storage & Clock & Durability, hub: Chann
     if (!order) throw new Error(`order ${entry.orderId} of outbox entry ${String(entry.id)} is missing`);
     // Cancelled here before it was ever sent: nothing to send. Once sent, it may be upstream (a lost answer):
     // it goes again — the hub answers the order it made — and its cancellation follows it.
-    if (order.status === 'cancelled' && entry.upstreamOrderId === null && entry.sentAt === null) outcomes.set(entry.id, { kind: 'delivered', upstreamOrderId: null });
+    if (order.status === 'cancelled' && entry.upstreamOrderId === null && entry.sentAt === null) outcomes.set(entry.id, await cancelledBeforeSent(ctx, hub, entry, order));
     else sending.push({ entry, body: await importOf(ctx, entry, order) });
   }
   if (sending.length === 0) return outcomes;
@@ -60,6 +63,33 @@ export async function deliverBatch(ctx: Storage & Clock & Durability, hub: Chann
   return outcomes;
 }
 
+/**
+ * An order cancelled here before it was ever sent: nothing to import. Gift-card parts it held at the hub (issue #24)
+ * are released there instead — they would never be settled by an import.
+ */
+async function cancelledBeforeSent(ctx: Storage, hub: Channel, entry: OutboxRow, order: OrderRow): Promise<Delivery> {
+  const attempt = await ctx.store.repos.checkout.attemptForOrder(order.id);
+  const atHub = attempt === undefined ? undefined : hubGiftCardsOf(attempt);
+  if (attempt === undefined || atHub?.parts === undefined || atHub.parts.length === 0) return { kind: 'delivered', upstreamOrderId: null };
+  return deliverRelease(hub, attempt.id, entry.attempts === 0);
+}
+
+/**
+ * The gift cards of a terminal's order (issue #24): the codes it issued (the hub issues the same cards), and the
+ * parts its payment held at the hub under its attempt's id, which the import settles into the imported order.
+ */
+async function giftCardsOf(ctx: Storage, order: OrderRow): Promise<Pick<ImportOrder, 'giftCardCodes' | 'payment'>> {
+  const issued = await ctx.store.repos.orders.giftCards([order.id]);
+  const attempt = await ctx.store.repos.checkout.attemptForOrder(order.id);
+  const parts = (attempt === undefined ? undefined : hubGiftCardsOf(attempt))?.parts ?? [];
+  return {
+    ...(issued.length > 0 && { giftCardCodes: issued.map((card) => card.code) }),
+    ...(attempt !== undefined && parts.length > 0 && {
+      payment: { holdReference: attempt.id, giftCards: parts.map((part) => ({ code: part.code, amount: part.amount })) },
+    }),
+  };
+}
+
 async function importOf(ctx: Storage, entry: OutboxRow, order: OrderRow): Promise<ImportOrder> {
   const lines = JSON.parse(order.lines) as OrderLines;
   const items = lines.items
@@ -75,5 +105,6 @@ async function importOf(ctx: Storage, entry: OutboxRow, order: OrderRow): Promis
     ...(vouchers.length > 0 && { vouchers }),
     currency: order.currency,
     expectedTotal: { amount: order.total, currency: order.currency },
+    ...(await giftCardsOf(ctx, order)),
   };
 }

@@ -5,6 +5,7 @@ import { readOrder } from '../orders/read-order';
 import type { Clock, Durability, Storage } from '../shared/context';
 import type { Channel } from './channel';
 import { isStockRefusal, learnHold, mayHaveMadeCart, releaseEarlierCarts, unknownCartLapsesAt } from './earlier-carts';
+import { deliverRelease } from './hub-gift-cards';
 import { refused, type Delivery } from './refusal';
 import { dataOf, type UpstreamAnswer } from './upstream';
 
@@ -23,6 +24,8 @@ export type { Delivery };
  */
 
 export async function deliverEntry(ctx: Storage & Clock & Durability, upstream: Channel, entry: OutboxRow): Promise<Delivery> {
+  // a terminal checkout that failed after its gift-card parts were held at the hub: the hold goes there
+  if (entry.kind === 'gift-card-release') return deliverRelease(upstream, entry.orderId, entry.attempts === 0);
   return entry.kind === 'order' ? deliverOrder(ctx, upstream, entry) : deliverCancel(ctx, upstream, entry);
 }
 

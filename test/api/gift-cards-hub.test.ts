@@ -16,7 +16,7 @@ let hub: TestEngine;
 let terminal: string;
 beforeAll(async () => {
   hub = await startTestEngine();
-  terminal = await hub.createKey(['sync', 'orders:import', 'orders:write', 'orders:read', 'carts:write']);
+  terminal = await hub.createKey(['orders:import', 'orders:write', 'orders:read', 'carts:write']);
 });
 afterAll(() => hub.close());
 
@@ -26,8 +26,8 @@ function hold(body: unknown, key = terminal) {
   return hub.request<{ data: Hold }>('POST', '/hub/gift-card-holds', { key, body });
 }
 
-function release(reference: string) {
-  return hub.request<{ data: Hold }>('POST', `/hub/gift-card-holds/${encodeURIComponent(reference)}/release`, { key: terminal });
+function release(reference: string, key = terminal) {
+  return hub.request<{ data: Hold }>('POST', `/hub/gift-card-holds/${encodeURIComponent(reference)}/release`, { key });
 }
 
 async function importOrder(order: Record<string, unknown>): Promise<ImportResult> {
@@ -48,7 +48,8 @@ describe('POST /hub/gift-card-holds and its release', () => {
     const body = { reference, currency: 'EUR', cards: [{ code: code.toLowerCase() }], total: eur(3900) };
     const first = await hold(body);
     expect(first.status).toBe(200);
-    expect(first.body.data).toEqual({ reference, cards: [{ code, amount: eur(3900) }] });
+    // with what the card has left right after the part (a terminal's receipt prints it)
+    expect(first.body.data).toEqual({ reference, cards: [{ code, amount: eur(3900), balanceAfter: eur(1100) }] });
     expect(await balanceOf(hub, code)).toBe(1100);
     const again = await hold(body);
     expect(again.body.data).toEqual(first.body.data);
@@ -59,13 +60,13 @@ describe('POST /hub/gift-card-holds and its release', () => {
     expect((await getGiftCard(hub, code)).body.data.transactions).toEqual([]);
   });
 
-  it('refuses as a checkout would, needs the sync scope, and is not served by a plain v3 service', async () => {
+  it('refuses as a checkout would, needs the orders:import scope, and is not served by a plain v3 service', async () => {
     const { code } = await buyGiftCard(hub, 'gift-25');
     expectError(await hold({ reference: 'r1', currency: 'EUR', cards: [{ code, amount: eur(3000) }], total: eur(3900) }), 402, 'GIFT_CARD_INSUFFICIENT_BALANCE', 'cards[0]');
     expectError(await hold({ reference: 'r2', currency: 'EUR', cards: [{ code: 'NOSUCHCODE' }], total: eur(3900) }), 404, 'GIFT_CARD_NOT_FOUND', 'cards[0].code');
     expectError(await hold({ reference: 'r3', currency: 'USD', cards: [{ code }], total: { amount: 3900, currency: 'USD' } }), 400, 'GIFT_CARD_CURRENCY_MISMATCH', 'cards[0].code');
-    const noSync = await hub.createKey(['orders:write', 'carts:write']);
-    expectError(await hold({ reference: 'r4', currency: 'EUR', cards: [{ code }], total: eur(3900) }, noSync), 403, 'INSUFFICIENT_PERMISSIONS');
+    const noImport = await hub.createKey(['orders:write', 'carts:write']);
+    expectError(await hold({ reference: 'r4', currency: 'EUR', cards: [{ code }], total: eur(3900) }, noImport), 403, 'INSUFFICIENT_PERMISSIONS');
     expect(await balanceOf(hub, code)).toBe(2500);
     const plain = await startTestEngine({ capabilities: false });
     try {
@@ -123,5 +124,33 @@ describe('the import of a terminal order paid partly by gift card', () => {
     expect(imported.status).toBe(201);
     expect(imported.order?.giftCards).toEqual([expect.objectContaining({ code: terminalCode, value: eur(2500), status: 'active' })]);
     expect(await balanceOf(hub, terminalCode)).toBe(2500);
+  });
+});
+
+describe("a terminal's holds are its own", () => {
+  it('need orders:import (the terminal key\'s scope); another terminal can neither see nor release them', async () => {
+    const { code } = await buyGiftCard(hub, 'gift-50');
+    const reference = `pay_${crypto.randomUUID()}`;
+    const body = { reference, currency: 'EUR', cards: [{ code, amount: eur(1500) }], total: eur(3000) };
+
+    const reader = await hub.createKey(['orders:read', 'carts:write']);
+    expectError(await hold(body, reader), 403, 'INSUFFICIENT_PERMISSIONS');
+    expectError(await release(reference, reader), 403, 'INSUFFICIENT_PERMISSIONS');
+
+    const held = await hold(body);
+    expect(held.status, JSON.stringify(held.body)).toBe(200);
+    expect(await balanceOf(hub, code)).toBe(3500);
+
+    // another terminal with the same reference: its own, empty namespace — it holds anew, and its release of the
+    // reference drops only its own hold
+    const other = await hub.createKey(['orders:import', 'orders:write', 'orders:read', 'carts:write']);
+    const otherRelease = await release(reference, other);
+    expect(otherRelease.status).toBe(200);
+    expect(otherRelease.body.data).toMatchObject({ cards: [], released: false });
+    expect(await balanceOf(hub, code)).toBe(3500);
+
+    const mine = await release(reference);
+    expect(mine.body.data.released).toBe(true);
+    expect(await balanceOf(hub, code)).toBe(5000);
   });
 });

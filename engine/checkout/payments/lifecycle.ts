@@ -1,5 +1,5 @@
 import { EngineError } from '../../domain/errors';
-import { chargeNeedsProvider, refundNeedsProvider, type FailureOutcome } from '../../domain/payment-attempt';
+import { chargeNeedsProvider, refundNeedsProvider, type FailureOutcome, type PaymentMethod } from '../../domain/payment-attempt';
 import type { PaymentView } from '../../contract/order';
 import type { Clock, Durability, Payments, Storage } from '../../shared/context';
 import type { AttemptRow, NewAttempt } from '../../store/checkout-repo';
@@ -119,6 +119,14 @@ export async function holdForTerminal(tx: Tx, reference: string, parts: readonly
   await holdParts(tx, reference, parts, currency, now);
 }
 
+/**
+ * What a pending attempt charges, once it is known: at a terminal, what its gift-card parts held at the hub leave
+ * for `method` (checkout/hub-hold.ts), before the provider hears of it. In the caller's transaction.
+ */
+export async function chargeRemainder(tx: Tx, attemptId: string, charge: { method: PaymentMethod; amount: number; request: string }): Promise<void> {
+  if (!(await tx.checkout.setCharge(attemptId, charge))) throw new Error(`payment attempt ${attemptId} is no longer pending`);
+}
+
 /** A terminal's checkout failed: its holds at the hub are dropped. Returns how many there were. */
 export async function releaseForTerminal(tx: Tx, reference: string): Promise<number> {
   return releaseHolds(tx, reference);
@@ -186,17 +194,16 @@ export async function confirmRefund(tx: Tx, attemptId: string, now: number): Pro
  * is asked, `refunded` with the time the refund was confirmed. The order keeps no copy of it.
  */
 export function paymentView(attempt: AttemptRow, giftCardEntries: readonly GiftCardEntryRow[] = []): PaymentView {
-  const parts = giftCardEntries
+  const settled = giftCardEntries
     .filter((entry) => entry.kind === 'redeem' && entry.state === 'settled')
     .map((entry) => ({
       code: entry.code,
       amount: { amount: -entry.amount, currency: attempt.currency },
       ...(entry.balanceAfter !== null && { balanceAfter: { amount: entry.balanceAfter, currency: attempt.currency } }),
     }));
-  // at a terminal the cards' ledger is at its hub: the parts the attempt was made with
-  const kept = (JSON.parse(attempt.request) as StoredPayment).giftCards ?? [];
-  const shown = parts.length > 0 ? parts : kept.map((part) => ({ code: part.code, amount: { amount: part.amount, currency: attempt.currency } }));
-  const paid = { ...capturedPayment(attempt), ...(shown.length > 0 && { giftCards: shown }) };
+  // at a terminal the ledger is the hub's: the parts are what the hub held for the attempt (checkout/hub-hold.ts)
+  const parts = settled.length > 0 ? settled : [...((JSON.parse(attempt.request) as StoredPayment).hub?.parts ?? [])];
+  const paid = { ...capturedPayment(attempt), ...(parts.length > 0 && { giftCards: parts }) };
   if (attempt.state === 'refunding') return { ...paid, status: 'refunding' };
   if (attempt.state !== 'refunded') return paid;
   return { ...paid, status: 'refunded', ...(attempt.refundedAt !== null && { refundedAt: new Date(attempt.refundedAt).toISOString() }) };

@@ -41,7 +41,7 @@ export const de: Record<ErrorCode, string> = {
   CART_CHECKOUT_IN_PROGRESS: 'Für diesen Warenkorb läuft gerade eine Zahlung. Bitte warten, bis sie abgeschlossen ist.',
   PRINTER_NOT_CONFIGURED: 'An dieser Kasse ist kein Drucker eingerichtet (serve --printer URL oder die Einstellung printers der Desktop-App).',
   ORDER_NOT_PRINTABLE: 'Eine stornierte Bestellung wird nicht gedruckt.',
-  UPSTREAM_UNAVAILABLE: 'Der zentrale Ticketdienst ist gerade nicht erreichbar; diese Kasse kann die Plätze nicht bestätigen. Bitte gleich erneut versuchen.',
+  UPSTREAM_UNAVAILABLE: 'Der zentrale Ticketdienst ist gerade nicht erreichbar; diese Kasse braucht ihn, um das zu bestätigen (Plätze oder eine Geschenkkarte). Bitte gleich erneut versuchen.',
   DATABASE_UNAVAILABLE: 'Die Datenbank ist gerade nicht erreichbar; es wurde nichts geändert. Bitte gleich erneut versuchen.',
   GIFT_CARD_NOT_FOUND: 'Dieser Geschenkkarten-Code ist unbekannt. Bitte den Code prüfen und erneut versuchen.',
   GIFT_CARD_VOID: 'Diese Geschenkkarte ist ungültig und kann nicht bezahlen.',

@@ -41,7 +41,7 @@ export const en: Record<ErrorCode, string> = {
   CART_CHECKOUT_IN_PROGRESS: 'A payment for this cart is under way. Wait for it to finish.',
   PRINTER_NOT_CONFIGURED: 'No printer is configured on this engine (serve --printer URL, or the desktop app\'s printers setting).',
   ORDER_NOT_PRINTABLE: 'A cancelled order is not printed.',
-  UPSTREAM_UNAVAILABLE: 'The central ticketing service cannot be reached right now, so this till cannot confirm these places. Try again shortly.',
+  UPSTREAM_UNAVAILABLE: 'The central ticketing service cannot be reached right now, and this till needs it to confirm this (places, or a gift card). Try again shortly.',
   DATABASE_UNAVAILABLE: 'The database cannot be reached right now; nothing was changed. Try again shortly.',
   GIFT_CARD_NOT_FOUND: 'This gift card code is unknown. Check the code and try again.',
   GIFT_CARD_VOID: 'This gift card is void and cannot pay.',

@@ -41,7 +41,7 @@ export const fr: Record<ErrorCode, string> = {
   CART_CHECKOUT_IN_PROGRESS: 'Un paiement est en cours pour ce panier. Attendez qu’il se termine.',
   PRINTER_NOT_CONFIGURED: 'Aucune imprimante n’est configurée sur ce poste (serve --printer URL, ou le réglage printers de l’application).',
   ORDER_NOT_PRINTABLE: 'Une commande annulée n’est pas imprimée.',
-  UPSTREAM_UNAVAILABLE: 'Le service central de billetterie est injoignable pour le moment ; cette caisse ne peut pas confirmer ces places. Réessayez dans un instant.',
+  UPSTREAM_UNAVAILABLE: 'Le service central de billetterie est injoignable pour le moment ; cette caisse en a besoin pour le confirmer (des places ou une carte cadeau). Réessayez dans un instant.',
   DATABASE_UNAVAILABLE: 'La base de données est injoignable pour le moment ; rien n’a été modifié. Réessayez dans un instant.',
   GIFT_CARD_NOT_FOUND: 'Ce code de carte cadeau est inconnu. Vérifiez le code et réessayez.',
   GIFT_CARD_VOID: 'Cette carte cadeau est annulée et ne peut pas payer.',

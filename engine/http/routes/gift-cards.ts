@@ -6,6 +6,8 @@ import { holdGiftCards, releaseGiftCards } from '../../giftcards/hub-holds';
 import { quoteGiftCards } from '../../giftcards/quote-gift-cards';
 import { readGiftCard } from '../../giftcards/read-gift-card';
 import type { EngineContext } from '../../shared/context';
+import type { HubGiftCards } from '../../sync/hub-gift-cards';
+import { quoteGiftCardsAtHub, readGiftCardAtHub } from '../../sync/hub-gift-card-reads';
 import { callerOf } from '../auth';
 
 const tags = ['gift cards'];
@@ -13,21 +15,26 @@ const THROTTLE = 'After 10 unknown codes within a minute the API key answers 429
   + 'the quote and any checkout with `payment.giftCards`, until the minute has passed (per engine process).';
 
 /** Gift cards as payment (issue #24, contract §13): a card's balance and the quote of a payment with cards. Plumbing only. */
-export const giftCardRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = async (app, { ctx }) => {
+export const giftCardRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext; giftCardHub?: HubGiftCards | undefined }> = async (app, { ctx, giftCardHub }) => {
   app.get(
     '/gift-cards/:code',
     {
       config: { scope: ['carts:write', 'orders:read'] },
       schema: {
         tags,
-        summary: "A gift card's balance and its transactions",
+        summary: "A gift card's balance and its transactions (at a terminal: its hub's answer, 503 UPSTREAM_UNAVAILABLE offline)",
         description: 'The code is matched case-insensitively, spaces and hyphens ignored. 404 GIFT_CARD_NOT_FOUND for an unknown code; '
           + `a void card answers status void and balance 0. ${THROTTLE}`,
         params: GiftCardParams,
         response: replies(200, GiftCardView),
       },
     },
-    async (request) => ({ data: await readGiftCard(ctx, callerOf(request).keyId, request.params.code) }),
+    // at a terminal the card is its hub's: asked there within the request (503 UPSTREAM_UNAVAILABLE offline)
+    async (request) => ({
+      data: giftCardHub === undefined
+        ? await readGiftCard(ctx, callerOf(request).keyId, request.params.code)
+        : await readGiftCardAtHub(ctx, giftCardHub, callerOf(request).keyId, request.params.code),
+    }),
   );
 
   app.post(
@@ -43,16 +50,23 @@ export const giftCardRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> =
         response: replies(200, GiftCardQuote),
       },
     },
-    async (request) => ({ data: await quoteGiftCards(ctx, callerOf(request).keyId, request.params.cartId, request.body) }),
+    async (request) => ({
+      data: giftCardHub === undefined
+        ? await quoteGiftCards(ctx, callerOf(request).keyId, request.params.cartId, request.body)
+        : await quoteGiftCardsAtHub(ctx, giftCardHub, callerOf(request).keyId, request.params.cartId, request.body),
+    }),
   );
 };
 
-/** A hub's gift-card holds for its terminals (contract §10, §13; scope `sync`). */
+/**
+ * A hub's gift-card holds for its terminals (contract §10, §13): scope `orders:import`, the terminal key's own (holding
+ * is the first half of importing a sale); each key sees only its own holds.
+ */
 export const hubGiftCardRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = async (app, { ctx }) => {
   app.post(
     '/hub/gift-card-holds',
     {
-      config: { scope: 'sync' },
+      config: { scope: 'orders:import' },
       schema: {
         tags,
         summary: "Hold a terminal checkout's gift-card parts at the hub",
@@ -69,7 +83,7 @@ export const hubGiftCardRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }
   app.post(
     '/hub/gift-card-holds/:reference/release',
     {
-      config: { scope: 'sync' },
+      config: { scope: 'orders:import' },
       schema: {
         tags,
         summary: "Release a failed terminal checkout's gift-card holds",
@@ -78,6 +92,6 @@ export const hubGiftCardRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }
         response: replies(200, GiftCardHold),
       },
     },
-    async (request) => ({ data: await releaseGiftCards(ctx, request.params.reference) }),
+    async (request) => ({ data: await releaseGiftCards(ctx, callerOf(request), request.params.reference) }),
   );
 };

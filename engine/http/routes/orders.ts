@@ -5,6 +5,7 @@ import { readOrder } from '../../orders/read-order';
 import type { EngineContext } from '../../shared/context';
 import { listOrders } from '../../orders/list-orders';
 import { placeOrder } from '../../checkout/place-order';
+import type { GiftCardHub } from '../../checkout/hub-hold';
 import { sendError } from '../error-handler';
 import { ErrorBody, replies } from '../../contract/common';
 import { Order, OrderParams, OrdersPage, OrdersQuery, PlaceOrderBody } from '../../contract/order';
@@ -23,7 +24,7 @@ const IdempotencyHeaders = Type.Object({
   'idempotency-key': Type.Optional(Type.String({ description: 'required: a UUID v4, scoped to the API key, kept 24 hours' })),
 });
 
-export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = async (app, { ctx }) => {
+export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext; giftCardHub?: GiftCardHub | undefined }> = async (app, { ctx, giftCardHub }) => {
   app.post(
     '/orders',
     { config: checkout, schema: { tags, summary: 'Check out a cart', headers: IdempotencyHeaders, body: PlaceOrderBody, response: replies(201, Order) } },
@@ -31,7 +32,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = as
       const caller = callerOf(request);
       const apiKey = { id: caller.keyId, owner: caller.owner, scopes: caller.scopes };
       const language = request.language;
-      const result = await placeOrder(ctx, apiKey, request.headers['idempotency-key'], request.body, language);
+      const result = await placeOrder(ctx, apiKey, request.headers['idempotency-key'], request.body, language, giftCardHub);
       if (result.replayed) reply.header('idempotent-replayed', 'true');
       if ('error' in result) return sendError(reply, result.error);
       // A replay answers the original body: in the language of the checkout that made the order, not the replay's.

@@ -1,5 +1,5 @@
 import { EngineError } from '../../domain/errors';
-import { nextAttemptState, type AttemptEvent, type AttemptState } from '../../domain/payment-attempt';
+import { nextAttemptState, type AttemptEvent, type AttemptState, type PaymentMethod } from '../../domain/payment-attempt';
 import { IDEMPOTENCY_LIFETIME_MS, type AttemptRow, type CheckoutRepo, type IdempotencyRow, type NewAttempt } from '../checkout-repo';
 import type { Async } from '../port-types';
 import { byKey } from './cart-stock';
@@ -66,6 +66,11 @@ export function createPgCheckoutRepo(q: Queryable): Async<CheckoutRepo> {
     async claimAttempt(id: string, now: number, until: number): Promise<boolean> {
       return (await q.query(`UPDATE payment_attempts SET lease_until = $1
         WHERE id = $2 AND state IN ('pending', 'refunding') AND (lease_until IS NULL OR lease_until <= $3)`, [until, id, now])).rowCount === 1;
+    },
+    /** a pending attempt's charge, once what it charges is known (a terminal's gift-card parts, held at its hub) */
+    async setCharge(id: string, charge: { method: PaymentMethod; amount: number; request: string }): Promise<boolean> {
+      return (await q.query("UPDATE payment_attempts SET method = $1, amount = $2, request = $3 WHERE id = $4 AND state = 'pending'",
+        [charge.method, charge.amount, charge.request, id])).rowCount === 1;
     },
     /** gives an open attempt's lease up: a retry with its key, or a sweep, may take it over at once */
     async releaseAttempt(id: string): Promise<undefined> {

@@ -344,7 +344,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A gift card's balance and its transactions
+         * A gift card's balance and its transactions (at a terminal: its hub's answer, 503 UPSTREAM_UNAVAILABLE offline)
          * @description The code is matched case-insensitively, spaces and hyphens ignored. 404 GIFT_CARD_NOT_FOUND for an unknown code; a void card answers status void and balance 0. After 10 unknown codes within a minute the API key answers 429 RATE_LIMIT_EXCEEDED (with Retry-After) on this route, the quote and any checkout with `payment.giftCards`, until the minute has passed (per engine process).
          */
         get: operations["getGiftCard"];
@@ -4116,6 +4116,13 @@ export interface operations {
                                     /** @description ISO 4217 code, three upper-case letters */
                                     currency: string;
                                 };
+                                /** @description the card's balance right after this order took its part */
+                                balanceAfter?: {
+                                    /** @description minor units of the currency */
+                                    amount: number;
+                                    /** @description ISO 4217 code, three upper-case letters */
+                                    currency: string;
+                                };
                             }[];
                             /** @description the holds were given back (release) */
                             released?: boolean;
@@ -4186,6 +4193,13 @@ export interface operations {
                             cards: {
                                 code: string;
                                 amount: {
+                                    /** @description minor units of the currency */
+                                    amount: number;
+                                    /** @description ISO 4217 code, three upper-case letters */
+                                    currency: string;
+                                };
+                                /** @description the card's balance right after this order took its part */
+                                balanceAfter?: {
                                     /** @description minor units of the currency */
                                     amount: number;
                                     /** @description ISO 4217 code, three upper-case letters */
@@ -4447,7 +4461,7 @@ export interface operations {
                             estimatedSecondsLeft: number | null;
                             conflicts: {
                                 id: number;
-                                kind: "order" | "cancel";
+                                kind: "order" | "cancel" | "gift-card-release";
                                 orderId: string;
                                 /** @description the upstream's error code */
                                 code: string;
@@ -4535,7 +4549,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             id: number;
-                            kind: "order" | "cancel";
+                            kind: "order" | "cancel" | "gift-card-release";
                             orderId: string;
                             /** @description the upstream's error code */
                             code: string;
@@ -4615,7 +4629,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             id: number;
-                            kind: "order" | "cancel";
+                            kind: "order" | "cancel" | "gift-card-release";
                             orderId: string;
                             /** @description the upstream's error code */
                             code: string;
