@@ -92,7 +92,7 @@ describe('all or nothing with the outcome of the rest', () => {
 describe('a checkout still at the provider holds its part', () => {
   let slow: TestEngine;
   beforeAll(async () => {
-    slow = await startTestEngine({ paymentDeadlineMs: 1500 });
+    slow = await startTestEngine({ paymentDeadlineMs: 3000 });
   });
   afterAll(() => slow.close());
 
