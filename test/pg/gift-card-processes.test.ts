@@ -102,7 +102,8 @@ describe.skipIf(!postgresAvailable())(postgresSuite('one gift card spent at once
         }
       }
       expect(violations).toEqual([]);
-      expect(taken).toBeGreaterThan(0);
+      // several spends got through at once, more than one of them on the card
+      expect(answers.filter((a) => a.status === 201 && (a.body.data?.payment.giftCards?.length ?? 0) > 0).length).toBeGreaterThan(2);
       expect(taken).toBeLessThanOrEqual(10000);
       // the cash buyers take what is left, so a busy round empties the card or leaves less than any cart costs
       for (const index of [0, 1, 2]) {
