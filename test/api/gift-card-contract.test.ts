@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { concert, createCart, giftCard } from '../helpers/cart-assertions';
 import { startTestEngine, type ApiResponse, type TestEngine } from '../helpers/engine';
-import { getGiftCard, giftCardOf, parts, payWithGiftCards, sellGiftCard, splitOrderOf, unknownCode } from '../helpers/gift-api';
+import { getGiftCard, giftCardOf, parts, payWithGiftCards, sellGiftCard, splitOrderOf, unknownCode, partsOf } from '../helpers/gift-api';
 import { eur, expectError, ISO_TIMESTAMP, newKey, sleep, TICKET_CODE } from '../helpers/orders';
 
 /**
@@ -110,7 +110,7 @@ describe('the throttle on unknown codes: per API key, 10 a minute', () => {
     expect((await giftCardOf(throttled, code, other)).balance).toEqual(eur(10000));
     expectError(await getGiftCard(throttled, unknownCode(11), other), 404, 'GIFT_CARD_NOT_FOUND');
     const paid = splitOrderOf(await payWithGiftCards(throttled, cartId, eur(3900), { method: 'giftCard', giftCards: parts([code]) }, { apiKey: other }));
-    expect(paid.payment.giftCards).toEqual([{ code, amount: eur(3900) }]);
+    expect(partsOf(paid.payment)).toEqual([{ code, amount: eur(3900) }]);
   });
 
   it('unknown codes in a checkout count too: ten refused 404, then the key answers 429', async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogFile } from '../sync/harness';
 import { startTestEngine, type ApiResponse, type TestEngine } from '../helpers/engine';
 import { FLOOR, GIFT_VALUES, giftLedgerCatalog, TICKET_PRICES, type GiftValue, type TicketPrice } from '../helpers/gift-catalog';
-import { giftCardOf, payWithGiftCards, type GiftCardPart, type GiftPayment, type SplitOrder } from '../helpers/gift-api';
+import { giftCardOf, payWithGiftCards, type GiftCardPart, type GiftPayment, type SplitOrder, partsOf } from '../helpers/gift-api';
 import { expectError, newKey, type Order } from '../helpers/orders';
 
 /**
@@ -137,7 +137,7 @@ class Pay implements fc.AsyncCommand<Model, Real> {
     } else {
       expect(answer.status, JSON.stringify(answer.body)).toBe(201);
       const order = (answer.body as { data: SplitOrder }).data;
-      expect(order.payment.giftCards ?? []).toEqual(expected.parts.map((part) => ({ code: part.code, amount: eur(part.amount) })));
+      expect(partsOf(order.payment)).toEqual(expected.parts.map((part) => ({ code: part.code, amount: eur(part.amount) })));
       expect(order.payment.method).toBe(expected.rest === 0 ? 'giftCard' : spec.method);
       expect(order.payment.amount).toEqual(eur(expected.rest === 0 ? total : expected.rest));
       for (const part of expected.parts) {
@@ -145,6 +145,10 @@ class Pay implements fc.AsyncCommand<Model, Real> {
         if (!card) throw new Error(`no card ${part.code} in the model`);
         card.balance -= part.amount;
         card.redeemed = true;
+      }
+      // the balance each card had right after this order (for the receipt), where the engine says it
+      for (const part of order.payment.giftCards ?? []) {
+        if (part.balanceAfter !== undefined) expect(part.balanceAfter).toEqual(eur(model.cards.find((card) => card.code === part.code)?.balance ?? -1));
       }
       model.orders.push({ id: order.id, parts: expected.parts, status: 'confirmed' });
     }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { concert, createCart } from '../helpers/cart-assertions';
 import { startTestEngine, type TestEngine } from '../helpers/engine';
-import { balanceOf, giftCardOf, parts, payWithGiftCards, sellGiftCard, splitOrderOf, type SplitOrder } from '../helpers/gift-api';
+import { balanceOf, giftCardOf, parts, payWithGiftCards, sellGiftCard, splitOrderOf, type SplitOrder, partsOf } from '../helpers/gift-api';
 import { eur, expectError, newKey, orderOf, replayed } from '../helpers/orders';
 
 /**
@@ -49,7 +49,8 @@ describe('paying with gift cards', () => {
     const { code: first, cart } = await cardAndCart('gift-25', 2);
     const { code: second } = await sellGiftCard(engine, 'gift-100');
     const order = splitOrderOf(await payWithGiftCards(engine, cart.id, cart.total, { method: 'giftCard', giftCards: parts([first], [second]) }));
-    expect(order.payment.giftCards).toEqual([{ code: first, amount: eur(2500) }, { code: second, amount: eur(5300) }]);
+    expect(partsOf(order.payment)).toEqual([{ code: first, amount: eur(2500) }, { code: second, amount: eur(5300) }]);
+    expect(order.payment.giftCards?.map((part) => part.balanceAfter)).toEqual([eur(0), eur(4700)]);
     expect(await balanceOf(engine, first)).toBe(0);
     expect(await balanceOf(engine, second)).toBe(4700);
   });
@@ -58,7 +59,7 @@ describe('paying with gift cards', () => {
     const { code: first, cart } = await cardAndCart('gift-50', 1);
     const { code: second } = await sellGiftCard(engine, 'gift-25');
     const order = splitOrderOf(await payWithGiftCards(engine, cart.id, cart.total, { method: 'giftCard', giftCards: parts([first], [second]) }));
-    expect(order.payment.giftCards).toEqual([{ code: first, amount: eur(3900) }]);
+    expect(partsOf(order.payment)).toEqual([{ code: first, amount: eur(3900) }]);
     expect(await balanceOf(engine, second)).toBe(2500);
     expect((await giftCardOf(engine, second)).transactions).toEqual([]);
   });
@@ -100,7 +101,7 @@ describe('paying with gift cards', () => {
     const { code } = await sellGiftCard(engine, 'gift-100', 'USD'); // 10000 × 1.0825 = 10825 USD cents
     const cart = await createCart(engine, [concert(1, 'standing-adult', 'brass-2027-03-13')], 'USD'); // 4222
     const order = splitOrderOf(await payWithGiftCards(engine, cart.id, cart.total, { method: 'giftCard', giftCards: [{ code }] }));
-    expect(order.payment.giftCards).toEqual([{ code, amount: { amount: 4222, currency: 'USD' } }]);
+    expect(partsOf(order.payment)).toEqual([{ code, amount: { amount: 4222, currency: 'USD' } }]);
     expect((await giftCardOf(engine, code)).balance).toEqual({ amount: 6603, currency: 'USD' });
   });
 

@@ -42,8 +42,13 @@ export interface SplitPaymentView {
   tendered?: Money;
   change?: Money;
   reference?: string;
-  giftCards?: { code: string; amount: Money }[];
+  /** each card's part; `balanceAfter` (the card's balance right after this order) is the engine's addition */
+  giftCards?: { code: string; amount: Money; balanceAfter?: Money }[];
 }
+
+/** The parts of an order's payment as the design names them: code and amount, in the order given. */
+export const partsOf = (payment: SplitPaymentView): { code: string; amount: Money }[] =>
+  (payment.giftCards ?? []).map(({ code, amount }) => ({ code, amount }));
 
 export type SplitOrder = Omit<Order, 'payment'> & { payment: SplitPaymentView };
 
