@@ -51,6 +51,8 @@ describe('odd codes and malformed gift-card payments', () => {
       { method: 'giftCard', giftCards: [{ code, amount: { amount: 100, currency: 'euro' } }] },
       { method: 'giftCard', giftCards: [{ code, pin: '1234' }] },
       { method: 'giftCard', giftCards: [{ code: 'A'.repeat(5000) }] },
+      { method: 'giftCard', giftCards: [{ code: `\u0000${code}` }] },
+      { method: 'giftCard', giftCards: [{ code: `${code.slice(0, 10)}\u0000${code.slice(10)}` }] },
       { method: 'giftCard', giftCards: null },
       { method: 'gift_card', giftCards: [{ code }] },
     ];
