@@ -66,4 +66,23 @@ describe('races on one card', () => {
     expect(view.balance.amount).toBe(10000 - paid * 2900);
     expect(view.transactions).toHaveLength(3 + 3 + paid);
   });
+
+  it('one split order cancelled five times at once: each card part goes back once', async () => {
+    const { code } = await sellGiftCard(engine, 'gift-50');
+    const cart = await createCart(engine, [concert(2, 'standing-student', 'brass-2027-03-13')]); // 5800
+    const order = splitOrderOf(await payWithGiftCards(engine, cart.id, cart.total, { method: 'card', token: 'tok_visa', giftCards: parts([code, 4000]) }));
+    const answers = await Promise.all(Array.from({ length: 5 }, () => engine.request('POST', `/orders/${order.id}/cancel`)));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+    const view = await giftCardOf(engine, code);
+    expect(view.balance).toEqual(eur(5000));
+    expect(view.transactions.map((entry) => entry.amount.amount)).toEqual([-4000, 4000]);
+  });
+
+  it('the sale of an unused card cancelled five times at once: voided once', async () => {
+    const { code, order } = await sellGiftCard(engine, 'gift-50');
+    const answers = await Promise.all(Array.from({ length: 5 }, () => engine.request('POST', `/orders/${order.id}/cancel`)));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+    const view = await giftCardOf(engine, code);
+    expect([view.status, view.balance, view.transactions.map((entry) => entry.amount.amount)]).toEqual(['void', eur(0), [-5000]]);
+  });
 });
