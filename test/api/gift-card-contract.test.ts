@@ -13,7 +13,7 @@ import { eur, expectError, ISO_TIMESTAMP, newKey, sleep, TICKET_CODE } from '../
 let engine: TestEngine;
 /** the throttle's engine: its key is throttled first and checked last, after its minute has passed */
 let throttled: TestEngine;
-const limited = { key: '', retryAfter: 0, at: 0 };
+const limited = { codes: new Array<string>(), key: '', retryAfter: 0, at: 0, idempotencyKey: '', cart: { id: '', total: eur(0) } };
 
 beforeAll(async () => {
   [engine, throttled] = await Promise.all([startTestEngine(), startTestEngine()]);
@@ -58,6 +58,16 @@ describe('GET /gift-cards/{code}', () => {
     expect(view.transactions).toEqual([{ at: expect.stringMatching(ISO_TIMESTAMP), orderId: order.id, amount: eur(-1000) }]);
   });
 
+  it('answers its errors in English, German and French; the code stays the same', async () => {
+    const reader = await engine.createKey(['orders:read']);
+    const messages = new Set<string>();
+    for (const language of ['en', 'de', 'fr']) {
+      const response = await engine.request('GET', `/gift-cards/${unknownCode(20)}`, { key: reader, headers: { 'accept-language': language } });
+      messages.add(expectError(response, 404, 'GIFT_CARD_NOT_FOUND').message);
+    }
+    expect(messages.size).toBe(3);
+  });
+
   it('needs carts:write or orders:read: either key reads it, a catalog:read key gets 403, no key 401', async () => {
     expect((await giftCardOf(engine, code, engine.keys.carts)).code).toBe(code);
     expect((await giftCardOf(engine, code, engine.keys.ordersRead)).code).toBe(code);
@@ -81,6 +91,7 @@ describe('the throttle on unknown codes: per API key, 10 a minute', () => {
   };
   beforeAll(async () => {
     ({ code } = await sellGiftCard(throttled, 'gift-100'));
+    limited.codes.push(code);
     limited.key = await throttled.createKey(['carts:write', 'orders:write', 'orders:read'], { owner: 'throttled' });
     other = await throttled.createKey(['carts:write', 'orders:write', 'orders:read'], { owner: 'throttled' });
     const cart = await throttled.request<{ data: { id: string } }>('POST', '/carts', { key: other, body: { items: [concert(1)] } });
@@ -99,6 +110,12 @@ describe('the throttle on unknown codes: per API key, 10 a minute', () => {
     expect(cart.status).toBe(201);
     const paying = await payWithGiftCards(throttled, cart.body.data.id, cart.body.data.total, { method: 'giftCard', giftCards: parts([code]) }, { apiKey: limited.key });
     limited.retryAfter = expect429(paying);
+    limited.at = Date.now();
+    // a second cart refused with its own idempotency key: the key stays unused (paid with it a minute later)
+    const waiting = await throttled.request<{ data: { id: string; total: { amount: number; currency: string } } }>('POST', '/carts', { key: limited.key, body: { items: [concert(1)] } });
+    limited.cart = waiting.body.data;
+    limited.idempotencyKey = newKey();
+    expect429(await payWithGiftCards(throttled, limited.cart.id, limited.cart.total, { method: 'giftCard', giftCards: parts([code]) }, { apiKey: limited.key, idempotencyKey: limited.idempotencyKey }));
     limited.at = Date.now();
     // a checkout without gift cards is not what the throttle guards
     const byCard = await payWithGiftCards(throttled, cart.body.data.id, cart.body.data.total, { method: 'card', token: 'tok_visa' }, { apiKey: limited.key });
@@ -243,7 +260,10 @@ describe('the throttle, a minute later', () => {
     expect(limited.at).toBeGreaterThan(0);
     const wait = limited.at + limited.retryAfter * 1000 + 250 - Date.now();
     if (wait > 0) await sleep(wait);
-    const answer = await getGiftCard(throttled, unknownCode(300), limited.key);
-    expectError(answer, 404, 'GIFT_CARD_NOT_FOUND');
+    expect((await giftCardOf(throttled, limited.codes[0] ?? '', limited.key)).status).toBe('active');
+    // the checkout refused 429 left its idempotency key unused
+    const paid = splitOrderOf(await payWithGiftCards(throttled, limited.cart.id, limited.cart.total, { method: 'giftCard', giftCards: parts([limited.codes[0] ?? '']) }, { apiKey: limited.key, idempotencyKey: limited.idempotencyKey }));
+    expect(partsOf(paid.payment)).toEqual([{ code: limited.codes[0], amount: eur(3900) }]);
+    expectError(await getGiftCard(throttled, unknownCode(300), limited.key), 404, 'GIFT_CARD_NOT_FOUND');
   });
 });
