@@ -5,7 +5,7 @@ import type { PaymentRequest } from '../contract/order';
 import type { ImportGiftCardPayment } from '../contract/gift-card';
 import type { GuessThrottle } from '../domain/guess-throttle';
 import type { Tx } from '../store/port';
-import { holdForTerminal, planGiftCardPayment } from './payments/lifecycle';
+import { holdForTerminal, planGiftCardPayment, refuseOwnAttempt } from './payments/lifecycle';
 
 /**
  * The gift-card step of a checkout's first transaction (issue #24, contract §13): the parts' own fields, then the
@@ -65,6 +65,7 @@ export async function heldGiftCards(
   total: Money,
 ): Promise<GiftCardSplit> {
   const param = 'payment.giftCards';
+  await refuseOwnAttempt(tx, held.holdReference, 'payment.holdReference');
   const requested = checkGiftCardParts(held.giftCards, total, param);
   if (cartKind === 'giftCard') throw new EngineError('GIFT_CARD_NOT_ACCEPTED', { param });
   const taken = requested.reduce((sum, part) => sum + (part.amount?.amount ?? 0), 0);
