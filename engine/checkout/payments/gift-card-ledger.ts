@@ -16,7 +16,8 @@ const sortedCodes = (codes: Iterable<string>): string[] => [...new Set(codes)].s
 
 /**
  * Locks and reads the cards of `parts` (normalized codes) and splits `total` over them. Unknown codes count
- * against the key (`guesses`); a key over the limit is 429 before any card is read.
+ * against the key (`guesses`); a key over the limit is 429 before any card is read, and so is a request whose
+ * unknown codes took it past the limit.
  */
 export async function planPayment(
   tx: Tx,
@@ -30,7 +31,8 @@ export async function planPayment(
   await tx.locks.giftCards(codes);
   const cards = new Map((await tx.giftCards.cards(codes)).map((card) => [card.code, card]));
   const unknown = parts.filter((part) => !cards.has(part.code)).length;
-  if (unknown > 0) guess.throttle.miss(guess.keyId, guess.now, unknown);
+  // codes beyond the key's limit are not answered on (429, not which of them is unknown)
+  if (unknown > 0 && guess.throttle.miss(guess.keyId, guess.now, unknown)) refuseThrottled(guess.throttle, guess.keyId, guess.now);
   return planGiftCards(parts, cards, total, param);
 }
 
