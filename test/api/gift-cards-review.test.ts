@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestEngine, TEST_OWNER, type TestEngine } from '../helpers/engine';
+import { readRows } from '../helpers/db-rows';
+import { checkout, eur, expectError, orderOf, sleep } from '../helpers/orders';
+import { balanceOf, buyGiftCard, getGiftCard, ticketCart } from '../helpers/gift-cards';
+
+/**
+ * Gift cards are money (issue #24): a review's findings, each pinned by a test that failed before its fix —
+ * a card's code never reaches the log, a `sync` key cannot reach this engine's own checkouts through the hub's
+ * hold references, and a request cannot test codes beyond the key's unknown-code limit.
+ */
+
+let engine: TestEngine;
+beforeAll(async () => {
+  // the provider answers 1.5 s after it recorded the charge: a checkout stays in progress that long
+  engine = await startTestEngine({ paymentAnswerDelayMs: 1500 });
+});
+afterAll(() => engine.close());
+
+describe('a gift card\'s code is a secret: never in the log', () => {
+  it('GET /gift-cards/{code} in any spelling, known or unknown: the code is not in the request log lines', async () => {
+    const { code } = await buyGiftCard(engine);
+    const spelt = `${code.slice(0, 4).toLowerCase()}-${code.slice(4)}`;
+    expect((await getGiftCard(engine, code)).status).toBe(200);
+    expect((await getGiftCard(engine, spelt)).status).toBe(200);
+    expect((await engine.request('GET', `/GIFT-CARDS/${code}`)).status).toBeLessThan(500);
+    const unknown = 'ZZQQ9XW7UNKNOWN4';
+    expect((await getGiftCard(engine, unknown)).status).toBe(404);
+    const logs = engine.logs();
+    expect(logs).toContain('/api/v3/gift-cards/[redacted]');
+    for (const secret of [code, code.slice(4), unknown]) expect(logs).not.toContain(secret);
+  });
+});
+
+describe('a hub\'s hold references never reach this engine\'s own payment attempts', () => {
+  it('releasing the holds of a checkout in progress by its attempt id: 400, and the order still takes its part from the card', async () => {
+    const sync = await engine.createKey(['sync', 'orders:import'], { owner: TEST_OWNER });
+    const { code } = await buyGiftCard(engine); // 5000
+    const cart = await ticketCart(engine, 2); // 7800
+    const paying = checkout(engine, cart.id, cart.total, { method: 'card', token: 'tok_visa', giftCards: [{ code }] });
+    let attemptId: string | undefined;
+    for (let i = 0; i < 100 && attemptId === undefined; i++) {
+      await sleep(20);
+      [attemptId] = (await readRows<{ id: string }>(engine, "SELECT id FROM payment_attempts WHERE cart_id = ? AND state = 'pending'", [cart.id])).map((row) => row.id);
+    }
+    if (attemptId === undefined) throw new Error('the checkout never became pending');
+    const release = await engine.request('POST', `/hub/gift-card-holds/${attemptId}/release`, { key: sync });
+    expectError(release, 400, 'INVALID_FIELD_VALUE', 'reference');
+    const order = orderOf(await paying);
+    expect(order.payment.giftCards).toEqual([expect.objectContaining({ code, amount: eur(5000) })]);
+    expect(order.payment.amount).toEqual(eur(2800));
+    expect(await balanceOf(engine, code)).toBe(0);
+  });
+
+  it('a hold under an attempt id of this engine with no gift cards: 400, and its order takes nothing from the card', async () => {
+    const sync = await engine.createKey(['sync', 'orders:import'], { owner: TEST_OWNER });
+    const { code } = await buyGiftCard(engine);
+    const cart = await ticketCart(engine, 1); // 3900
+    const paying = checkout(engine, cart.id, cart.total, { method: 'card', token: 'tok_visa' });
+    let attemptId: string | undefined;
+    for (let i = 0; i < 100 && attemptId === undefined; i++) {
+      await sleep(20);
+      [attemptId] = (await readRows<{ id: string }>(engine, "SELECT id FROM payment_attempts WHERE cart_id = ? AND state = 'pending'", [cart.id])).map((row) => row.id);
+    }
+    if (attemptId === undefined) throw new Error('the checkout never became pending');
+    const hold = await engine.request('POST', '/hub/gift-card-holds', { key: sync, body: { reference: attemptId, currency: 'EUR', cards: [{ code }], total: eur(3900) } });
+    expectError(hold, 400, 'INVALID_FIELD_VALUE', 'reference');
+    const order = orderOf(await paying);
+    expect(order.payment.giftCards).toBeUndefined();
+    expect(order.payment.amount).toEqual(eur(3900));
+    expect(await balanceOf(engine, code)).toBe(5000);
+  });
+});
+
+describe('the unknown-code throttle answers nothing beyond the limit', () => {
+  it('9 unknown codes, then a checkout naming 10 more: 429 with Retry-After, not which of them is unknown', async () => {
+    const key = await engine.createKey(['carts:write', 'orders:write'], { owner: TEST_OWNER });
+    for (let i = 0; i < 9; i++) expectError(await getGiftCard(engine, `NOPE${i}XXXXXXXXXXX`, key), 404, 'GIFT_CARD_NOT_FOUND');
+    const { code } = await buyGiftCard(engine);
+    const cart = await ticketCart(engine, 1);
+    const giftCards = [{ code }, ...Array.from({ length: 9 }, (_, i) => ({ code: `GUESS${i}YYYYYYYYYYY` }))];
+    const answer = await checkout(engine, cart.id, cart.total, { method: 'card', token: 'tok_visa', giftCards }, { apiKey: key });
+    expectError(answer, 429, 'RATE_LIMIT_EXCEEDED');
+    expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(await balanceOf(engine, code)).toBe(5000);
+  });
+});
