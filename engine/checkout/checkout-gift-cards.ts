@@ -1,6 +1,6 @@
 import { EngineError } from '../domain/errors';
 import type { Money } from '../domain/money';
-import { checkGiftCardParts, type PlannedPart } from '../domain/gift-cards';
+import { checkGiftCardParts, normalizeGiftCardCode, type PlannedPart } from '../domain/gift-cards';
 import type { PaymentRequest } from '../contract/order';
 import type { ImportGiftCardPayment } from '../contract/gift-card';
 import type { GuessThrottle } from '../domain/guess-throttle';
@@ -84,4 +84,20 @@ export async function heldGiftCards(
   const plan = await planGiftCardPayment(tx, guess, requested, total, param);
   await holdForTerminal(tx, held.holdReference, plan.parts, total.currency, guess.now);
   return { parts: plan.parts, remaining, holdReference: held.holdReference };
+}
+
+/**
+ * The codes a terminal issued for an imported order's gift-card items (contract §10): the hub issues the same
+ * cards, so each is stored as it is looked up (normalized), and a code empty once normalized, named twice or
+ * already a card here is refused (400 INVALID_FIELD_VALUE `giftCardCodes[i]`, reason `empty` / `duplicate` /
+ * `taken`) rather than failing the order's insert (a 5xx the terminal would retry for ever).
+ */
+export async function checkIssuedCodes(tx: Tx, codes: readonly string[]): Promise<string[]> {
+  const normalized = codes.map(normalizeGiftCardCode);
+  const taken = new Set((await tx.giftCards.cards([...new Set(normalized)])).map((card) => card.code));
+  normalized.forEach((code, i) => {
+    const reason = code === '' ? 'empty' : normalized.indexOf(code) !== i ? 'duplicate' : taken.has(code) ? 'taken' : undefined;
+    if (reason !== undefined) throw new EngineError('INVALID_FIELD_VALUE', { param: `giftCardCodes[${i}]`, details: { reason } });
+  });
+  return normalized;
 }

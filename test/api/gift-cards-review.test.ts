@@ -85,3 +85,33 @@ describe('the unknown-code throttle answers nothing beyond the limit', () => {
     expect(await balanceOf(engine, code)).toBe(5000);
   });
 });
+
+describe('the codes a terminal issued, imported at its hub', () => {
+  const importOrder = async (key: string, order: Record<string, unknown>) => {
+    const answer = await engine.request<{ data: { results: { status: number; error?: { code: string; param?: string; details?: unknown } }[] } }>('POST', '/orders/import', {
+      key,
+      body: { orders: [{ idempotencyKey: crypto.randomUUID(), reference: `ord_${crypto.randomUUID()}`, ...order }] },
+    });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const [result] = answer.body.data.results;
+    if (!result) throw new Error('no import result');
+    return result;
+  };
+  const card25 = { occurrenceId: 'gift-card', inventoryItemId: 'gift-card', priceOptionId: 'gift-25', quantity: 1 };
+
+  it('a code that is a card here already: 400 INVALID_FIELD_VALUE reason taken (not a 5xx), the card untouched', async () => {
+    const terminal = await engine.createKey(['sync', 'orders:import', 'orders:write', 'orders:read', 'carts:write']);
+    const { code } = await buyGiftCard(engine);
+    const result = await importOrder(terminal, { items: [card25], expectedTotal: eur(2500), giftCardCodes: [code.toLowerCase()] });
+    expect(result).toMatchObject({ status: 400, error: { code: 'INVALID_FIELD_VALUE', param: 'orders[0].giftCardCodes[0]', details: { reason: 'taken' } } });
+    expect(await balanceOf(engine, code)).toBe(5000);
+  });
+
+  it('a code sent in lower case with hyphens is the card typed any way: spendable at the hub', async () => {
+    const terminal = await engine.createKey(['sync', 'orders:import', 'orders:write', 'orders:read', 'carts:write']);
+    const typed = `tc-${crypto.randomUUID().slice(0, 8)}-card`;
+    expect((await importOrder(terminal, { items: [card25], expectedTotal: eur(2500), giftCardCodes: [typed] })).status).toBe(201);
+    expect(await balanceOf(engine, typed)).toBe(2500);
+    expect(await balanceOf(engine, typed.toUpperCase())).toBe(2500);
+  });
+});
