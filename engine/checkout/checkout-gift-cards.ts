@@ -66,6 +66,9 @@ export async function heldGiftCards(
 ): Promise<GiftCardSplit> {
   const param = 'payment.giftCards';
   await refuseOwnAttempt(tx, held.holdReference, 'payment.holdReference');
+  // one use of a reference at a time (the hub's hold and release take the same lock): another import naming it, or
+  // its release, read between these holds and their settlement would leave an order with no redemptions
+  await tx.locks.named(`gift-card-hold:${held.holdReference}`);
   const requested = checkGiftCardParts(held.giftCards, total, param);
   if (cartKind === 'giftCard') throw new EngineError('GIFT_CARD_NOT_ACCEPTED', { param });
   const taken = requested.reduce((sum, part) => sum + (part.amount?.amount ?? 0), 0);

@@ -115,3 +115,25 @@ describe('the codes a terminal issued, imported at its hub', () => {
     expect(await balanceOf(engine, typed.toUpperCase())).toBe(2500);
   });
 });
+
+describe('a hold reference is settled into one imported order only', () => {
+  it('two imports naming the same held parts at once: one order takes them, the other is refused; the card is debited once', async () => {
+    const terminal = await engine.createKey(['sync', 'orders:import', 'orders:write', 'orders:read', 'carts:write']);
+    // a seat each: the imports do not wait for each other on one inventory row before they read the holds
+    const seat = (round: number, i: number) => ({ occurrenceId: 'tempest-2027-04-09', inventoryItemId: `${'DEFG'[round] ?? 'H'}${i + 1}`, priceOptionId: 'stalls-full', quantity: 1 });
+    for (let round = 0; round < 3; round++) {
+      const { code } = await buyGiftCard(engine);
+      const reference = `pay_${crypto.randomUUID()}`;
+      const held = await engine.request('POST', '/hub/gift-card-holds', { key: terminal, body: { reference, currency: 'EUR', cards: [{ code, amount: eur(1000) }], total: eur(4500) } });
+      expect(held.status).toBe(200);
+      const payment = { holdReference: reference, giftCards: [{ code, amount: eur(1000) }] };
+      const answers = await Promise.all(Array.from({ length: 4 }, (_, i) => engine.request<{ data: { results: { status: number; error?: { code: string } }[] } }>('POST', '/orders/import', {
+        key: terminal,
+        body: { orders: [{ idempotencyKey: crypto.randomUUID(), reference: `ord_${crypto.randomUUID()}`, items: [seat(round, i)], expectedTotal: eur(4500), payment }] },
+      })));
+      const statuses = answers.map((answer) => answer.body.data.results[0]?.status);
+      expect(statuses.filter((status) => status === 201), JSON.stringify(statuses)).toHaveLength(1);
+      expect(await balanceOf(engine, code)).toBe(4000);
+    }
+  });
+});
