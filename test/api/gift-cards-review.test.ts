@@ -1,7 +1,9 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEngine, TEST_OWNER, type TestEngine } from '../helpers/engine';
+import { onPostgres, startTestEngine, TEST_OWNER, type TestEngine } from '../helpers/engine';
+import { cartOf } from '../helpers/cart-assertions';
 import { readRows } from '../helpers/db-rows';
-import { checkout, eur, expectError, orderOf, sleep } from '../helpers/orders';
+import { checkout, eur, expectError, orderOf, sleep, type Order } from '../helpers/orders';
 import { balanceOf, buyGiftCard, getGiftCard, ticketCart } from '../helpers/gift-cards';
 
 /**
@@ -135,5 +137,31 @@ describe('a hold reference is settled into one imported order only', () => {
       expect(statuses.filter((status) => status === 201), JSON.stringify(statuses)).toHaveLength(1);
       expect(await balanceOf(engine, code)).toBe(4000);
     }
+  });
+});
+
+describe.runIf(onPostgres)('the lock order: gift cards before inventory and vouchers (PostgreSQL)', () => {
+  it('a cancellation waiting for a card held by a checkout holds no voucher row meanwhile', async () => {
+    const { code } = await buyGiftCard(engine);
+    const cart = await ticketCart(engine, 1);
+    const withVoucher = cartOf(await engine.request('POST', `/carts/${cart.id}/vouchers`, { body: { code: 'FIVEOFF' } }));
+    const order = orderOf(await checkout(engine, cart.id, withVoucher.total, { method: 'cash', giftCards: [{ code, amount: eur(1000) }] }));
+    const client = new pg.Client({ connectionString: engine.database });
+    await client.connect();
+    try {
+      // a checkout in its first transaction: the card locked, its voucher reservation next
+      await client.query('BEGIN');
+      await client.query('SELECT 1 FROM gift_cards WHERE code = $1 FOR UPDATE', [code]);
+      const cancelling = engine.request<{ data: Order }>('POST', `/orders/${order.id}/cancel`);
+      await sleep(500);
+      await client.query("SET LOCAL lock_timeout = '300ms'");
+      await client.query("UPDATE vouchers SET redeemed = redeemed WHERE code = 'FIVEOFF'");
+      await client.query('ROLLBACK');
+      expect((await cancelling).status).toBe(200);
+    } finally {
+      await client.query('ROLLBACK').catch(() => undefined);
+      await client.end();
+    }
+    expect(await balanceOf(engine, code)).toBe(5000);
   });
 });

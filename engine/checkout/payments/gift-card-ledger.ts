@@ -53,6 +53,21 @@ export async function holdParts(tx: Tx, holder: string, parts: readonly PlannedP
   }
 }
 
+/**
+ * Locks (PostgreSQL; SQLite: no-op) every card the holder's entries or the order's ledger name — the cards it paid
+ * with and the cards it issued — in one sorted acquisition. Settlement and cancellation call it right after the
+ * attempt's lock, so they take the cards before any inventory or voucher row, in the documented order (idempotency
+ * key → cart → order → attempt → gift cards → inventory): a checkout holding a card then reserving a voucher can
+ * never wait in a cycle with a cancellation that gave that voucher back and then wants the card.
+ */
+export async function lockCardsOf(tx: Tx, of: { readonly holder?: string; readonly orderId?: string }): Promise<void> {
+  const codes = [
+    ...(of.holder === undefined ? [] : await tx.giftCards.ofAttempt(of.holder)),
+    ...(of.orderId === undefined ? [] : [...(await tx.giftCards.ofOrders([of.orderId])), ...(await tx.orders.giftCards([of.orderId]))]),
+  ].map((entry) => entry.code);
+  if (codes.length > 0) await tx.locks.giftCards(sortedCodes(codes));
+}
+
 /** The holder's holds become settled redemptions of `orderId`, each with its card's balance right after it. */
 export async function settleHolds(tx: Tx, holder: string, orderId: string, now: number): Promise<void> {
   const held = await tx.giftCards.ofAttempt(holder);

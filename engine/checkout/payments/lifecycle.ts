@@ -8,7 +8,7 @@ import type { StoredPayment } from '../checkout-begin';
 import type { ChargeOutcome } from './provider';
 import type { GiftCardEntryRow } from '../../store/gift-card-repo';
 import type { PlannedPart } from '../../domain/gift-cards';
-import { holdParts, refundParts, releaseHolds, settleHolds, voidIssued } from './gift-card-ledger';
+import { holdParts, lockCardsOf, refundParts, releaseHolds, settleHolds, voidIssued } from './gift-card-ledger';
 
 export { planPayment as planGiftCardPayment, refuseThrottled as refuseGiftCardGuesses } from './gift-card-ledger';
 
@@ -139,6 +139,14 @@ export async function refuseOwnAttempt(tx: Tx, reference: string, param: string)
 /** The holder of an attempt's gift-card holds: the attempt, or (an imported terminal order) the terminal's hold reference. */
 function holderOf(attempt: AttemptRow): string {
   return (JSON.parse(attempt.request) as StoredPayment).giftCardHold ?? attempt.id;
+}
+
+/**
+ * The cards an attempt holds, and those its order paid with or issued: locked right after the attempt, before any
+ * inventory or voucher row (the documented lock order). Settlement and cancellation call it first.
+ */
+export async function lockAttemptGiftCards(tx: Tx, attempt: AttemptRow | undefined, orderId?: string): Promise<void> {
+  await lockCardsOf(tx, { ...(attempt !== undefined && { holder: holderOf(attempt) }), ...(orderId !== undefined && { orderId }) });
 }
 
 /** The charge became order `orderId`: the gift-card holds become its redemptions. */
