@@ -2,7 +2,7 @@ import { EngineError } from '../domain/errors';
 import type { Order } from '../contract/order';
 import type { Clock, Durability, Payments, Storage, Syncing } from '../shared/context';
 import { readOrder } from '../orders/read-order';
-import { cancelAttempt, refundAttempt, voidIssuedGiftCards } from './payments/lifecycle';
+import { cancelAttempt, lockAttemptGiftCards, refundAttempt, voidIssuedGiftCards } from './payments/lifecycle';
 
 /**
  * POST /orders/{id}/cancel (contract §4, §13): the seats go back on sale, voucher redemptions are given back,
@@ -23,6 +23,8 @@ export async function cancelOrder(ctx: Storage & Clock & Syncing & Durability & 
     if (found) await tx.locks.attempt(found.id);
     const attempt = found && (await tx.checkout.attempt(found.id));
     if (order.status === 'cancelled') return { refund: attempt?.state === 'refunding' ? attempt.id : undefined };
+    // the cards it paid with and issued, before its seats (inventory) and vouchers: the documented lock order
+    await lockAttemptGiftCards(tx, attempt, order.id);
     // gift cards it issued are voided, or 409 GIFT_CARD_ALREADY_USED when one was spent (nothing changes then)
     await voidIssuedGiftCards(tx, order.id, now);
     // the order's payment is derived from its attempt (refunding, or refunded at once), not written here

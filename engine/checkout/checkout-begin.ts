@@ -12,7 +12,7 @@ import type { GiftCardGuesses, Ids, PaymentLease, Storage } from '../shared/cont
 import type { Repos, Tx } from '../store/port';
 import { openAttempt } from './payments/lifecycle';
 import type { ImportGiftCardPayment } from '../contract/gift-card';
-import { heldGiftCards, splitGiftCards, type GiftCardSplit } from './checkout-gift-cards';
+import { checkIssuedCodes, heldGiftCards, splitGiftCards, type GiftCardSplit } from './checkout-gift-cards';
 import { cardsForHub, type HubGiftCards } from './hub-hold';
 
 /**
@@ -98,7 +98,7 @@ export async function beginCheckoutIn(ctx: Ids & PaymentLease & GiftCardGuesses,
     ...(atHub !== undefined && { hub: atHub }),
     ...(split.parts.length > 0 && { giftCards: split.parts.map(({ code, amount }) => ({ code, amount })) }),
     ...(split.holdReference !== undefined && { giftCardHold: split.holdReference }),
-    ...(request.imported?.issuedCodes !== undefined && { issuedCodes: [...request.imported.issuedCodes] }),
+    ...(request.imported?.issuedCodes !== undefined && { issuedCodes: await checkIssuedCodes(tx, request.imported.issuedCodes) }),
   };
   const attempt = {
     id: ctx.newId('pay'),

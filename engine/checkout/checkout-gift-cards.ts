@@ -1,11 +1,11 @@
 import { EngineError } from '../domain/errors';
 import type { Money } from '../domain/money';
-import { checkGiftCardParts, terminalHoldKey, type PlannedPart } from '../domain/gift-cards';
+import { checkGiftCardParts, normalizeGiftCardCode, terminalHoldKey, type PlannedPart } from '../domain/gift-cards';
 import type { PaymentRequest } from '../contract/order';
 import type { ImportGiftCardPayment } from '../contract/gift-card';
 import type { GuessThrottle } from '../domain/guess-throttle';
 import type { Tx } from '../store/port';
-import { holdForTerminal, planGiftCardPayment } from './payments/lifecycle';
+import { holdForTerminal, planGiftCardPayment, refuseOwnAttempt } from './payments/lifecycle';
 
 /**
  * The gift-card step of a checkout's first transaction (issue #24, contract §13): the parts' own fields, then the
@@ -65,12 +65,16 @@ export async function heldGiftCards(
   total: Money,
 ): Promise<GiftCardSplit> {
   const param = 'payment.giftCards';
+  await refuseOwnAttempt(tx, held.holdReference, 'payment.holdReference');
+  // the importing key's own holds (giftcards/hub-holds.ts): the terminal holds and imports with one key
+  const holdKey = terminalHoldKey(guess.keyId, held.holdReference);
+  // one use of a reference at a time (the hub's hold and release take the same lock): another import naming it, or
+  // its release, read between these holds and their settlement would leave an order with no redemptions
+  await tx.locks.named(`gift-card-hold:${holdKey}`);
   const requested = checkGiftCardParts(held.giftCards, total, param);
   if (cartKind === 'giftCard') throw new EngineError('GIFT_CARD_NOT_ACCEPTED', { param });
   const taken = requested.reduce((sum, part) => sum + (part.amount?.amount ?? 0), 0);
   const remaining = { amount: total.amount - taken, currency: total.currency };
-  // the importing key's own holds (giftcards/hub-holds.ts): the terminal holds and imports with one key
-  const holdKey = terminalHoldKey(guess.keyId, held.holdReference);
   const entries = await tx.giftCards.ofAttempt(holdKey);
   if (entries.some((entry) => entry.state === 'settled')) {
     throw new EngineError('INVALID_FIELD_VALUE', { param: 'payment.holdReference', details: { reason: 'hold_settled' } });
@@ -85,4 +89,20 @@ export async function heldGiftCards(
   const plan = await planGiftCardPayment(tx, guess, requested, total, param);
   await holdForTerminal(tx, holdKey, plan.parts, total.currency, guess.now);
   return { parts: plan.parts, remaining, holdReference: holdKey };
+}
+
+/**
+ * The codes a terminal issued for an imported order's gift-card items (contract §10): the hub issues the same
+ * cards, so each is stored as it is looked up (normalized), and a code empty once normalized, named twice or
+ * already a card here is refused (400 INVALID_FIELD_VALUE `giftCardCodes[i]`, reason `empty` / `duplicate` /
+ * `taken`) rather than failing the order's insert (a 5xx the terminal would retry for ever).
+ */
+export async function checkIssuedCodes(tx: Tx, codes: readonly string[]): Promise<string[]> {
+  const normalized = codes.map(normalizeGiftCardCode);
+  const taken = new Set((await tx.giftCards.cards([...new Set(normalized)])).map((card) => card.code));
+  normalized.forEach((code, i) => {
+    const reason = code === '' ? 'empty' : normalized.indexOf(code) !== i ? 'duplicate' : taken.has(code) ? 'taken' : undefined;
+    if (reason !== undefined) throw new EngineError('INVALID_FIELD_VALUE', { param: `giftCardCodes[${i}]`, details: { reason } });
+  });
+  return normalized;
 }

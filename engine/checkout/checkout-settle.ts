@@ -11,7 +11,7 @@ import type { Ids, Storage, Syncing } from '../shared/context';
 import type { Tx } from '../store/port';
 import { orderViews } from '../orders/order-view';
 import { hubGiftCardsOf } from './hub-hold';
-import { captureAttempt, failAttempt, orphanAttempt, type SettleOutcome } from './payments/lifecycle';
+import { captureAttempt, failAttempt, lockAttemptGiftCards, orphanAttempt, type SettleOutcome } from './payments/lifecycle';
 
 /**
  * The second transaction of POST /orders: what the provider said becomes the outcome. Approved: the cart
@@ -46,6 +46,8 @@ export async function settleCheckoutIn(ctx: Ids & Syncing, tx: Tx, attempt: Atte
   await tx.locks.attempt(attempt.id);
   const current = await tx.checkout.attempt(attempt.id);
   if (current?.state !== 'pending') return alreadySettled(tx, attempt);
+  // its gift cards next, before the order's insert sells the held stock (inventory)
+  await lockAttemptGiftCards(tx, current);
   switch (outcome.status) {
     case 'approved':
       return createOrder(ctx, tx, current, now, language);

@@ -6,8 +6,11 @@
 export interface GuessThrottle {
   /** seconds until the key may try again (≥ 1), or 0 when it may now */
   retryAfter(keyId: string, now: number): number;
-  /** counts `count` unknown codes of the key at `now` */
-  miss(keyId: string, now: number, count?: number): void;
+  /**
+   * counts `count` unknown codes of the key at `now`; true when they took it past the limit — a request of several
+   * codes that did is answered 429 too, so it tells nothing of the codes beyond the limit
+   */
+  miss(keyId: string, now: number, count?: number): boolean;
 }
 
 export const GUESS_LIMIT = 10;
@@ -34,6 +37,7 @@ export function createGuessThrottle(limit = GUESS_LIMIT, windowMs = GUESS_WINDOW
       const kept = recent(keyId, now);
       for (let i = 0; i < count; i++) kept.push(now);
       misses.set(keyId, kept);
+      return kept.length > limit;
     },
   };
 }

@@ -1,7 +1,8 @@
 /**
  * What of a request the log may keep. Ticket codes (`?ticketCode=`), 3-D Secure challenge references (the
- * only credential of a challenge page, in its path) and any other secret-looking query value are replaced,
- * so a log shipped to support never lets anyone redeem a ticket or answer a challenge.
+ * only credential of a challenge page, in its path), gift-card codes (`/gift-cards/<code>`) and any other
+ * secret-looking query value are replaced, so a log shipped to support never lets anyone redeem a ticket,
+ * spend a gift card or answer a challenge.
  *
  * Robust to malformed names (issue #22): a query name is secret when, decoded (repeatedly, `+` as a space,
  * NFKC), lower-cased and stripped of everything but letters and digits, it CONTAINS a secret word — so
@@ -57,13 +58,28 @@ function redactPair(pair: string): string {
   return eq === -1 ? shown : `${shown}=${REDACTED}`;
 }
 
-/** `/psp/challenges/<reference>`, however spelt (`%63hallenges`, `//`, `challenges%2F<reference>`): what follows the challenge segment goes */
+/**
+ * Path segments whose next segment is a secret: `/psp/challenges/<reference>` (a challenge's only credential) and
+ * `/gift-cards/<code>` (a gift card's code is its money, issue #24) — however spelt (`%63hallenges`, `GIFT-CARDS`,
+ * `//`, `challenges%2F<reference>`, `gift-cards%2F<code>`). `word` is the name normalized; `exact` the segment itself.
+ */
+const SECRET_BEFORE = [
+  { word: 'challenge', exact: CHALLENGE_SEGMENT },
+  { word: 'giftcards', exact: /^gift-cards$/i },
+] as const;
+
+/** what follows a segment that names a secret goes (see SECRET_BEFORE) */
 function redactPath(path: string): string {
-  if (!normalized(path).includes('challenge')) return path;
+  return SECRET_BEFORE.reduce((redacted, secret) => redactAfter(redacted, secret.word, secret.exact), path);
+}
+
+function redactAfter(path: string, word: string, exact: RegExp): string {
+  if (!normalized(path).includes(word)) return path;
   const segments = path.split('/');
-  const at = segments.findIndex((segment) => normalized(segment).includes('challenge'));
+  const at = segments.findIndex((segment) => normalized(segment).includes(word));
+  if (at === -1) return [...segments.slice(0, 1), REDACTED].join('/'); // the word spans segments: over-redact
   const segment = segments[at] ?? '';
-  if (!CHALLENGE_SEGMENT.test(decodeFully(segment))) return [...segments.slice(0, at), REDACTED].join('/');
+  if (!exact.test(decodeFully(segment))) return [...segments.slice(0, at), REDACTED].join('/');
   const rest = segments.slice(at + 1);
   const firstFilled = rest.findIndex((part) => part !== '');
   if (firstFilled === -1) return path;

@@ -86,9 +86,13 @@ export function ticketSlips(order: Order, options: Pick<DocumentOptions, 'langua
   return [...tickets, ...cards];
 }
 
-/** A gift card's code as a receipt prints it: its last 4 characters, the rest hidden (`****ABCD`). */
+/**
+ * A gift card's code as a receipt prints it: its last 4 characters, the rest hidden (`****ABCD`). A short code (a
+ * terminal's import may bring one) shows at most half of it, so a receipt never prints a whole code.
+ */
 export function maskCode(code: string): string {
-  return `****${code.slice(-4)}`;
+  const shown = Math.min(4, Math.floor(code.length / 2));
+  return `****${shown === 0 ? '' : code.slice(-shown)}`;
 }
 
 function receiptSlip(order: Order, options: DocumentOptions): ReceiptSlip {

@@ -16,7 +16,8 @@ const sortedCodes = (codes: Iterable<string>): string[] => [...new Set(codes)].s
 
 /**
  * Locks and reads the cards of `parts` (normalized codes) and splits `total` over them. Unknown codes count
- * against the key (`guesses`); a key over the limit is 429 before any card is read.
+ * against the key (`guesses`); a key over the limit is 429 before any card is read, and so is a request whose
+ * unknown codes took it past the limit.
  */
 export async function planPayment(
   tx: Tx,
@@ -30,7 +31,8 @@ export async function planPayment(
   await tx.locks.giftCards(codes);
   const cards = new Map((await tx.giftCards.cards(codes)).map((card) => [card.code, card]));
   const unknown = parts.filter((part) => !cards.has(part.code)).length;
-  if (unknown > 0) guess.throttle.miss(guess.keyId, guess.now, unknown);
+  // codes beyond the key's limit are not answered on (429, not which of them is unknown)
+  if (unknown > 0 && guess.throttle.miss(guess.keyId, guess.now, unknown)) refuseThrottled(guess.throttle, guess.keyId, guess.now);
   return planGiftCards(parts, cards, total, param);
 }
 
@@ -49,6 +51,21 @@ export async function holdParts(tx: Tx, holder: string, parts: readonly PlannedP
       throw new EngineError('GIFT_CARD_INSUFFICIENT_BALANCE', { param: `payment.giftCards[${i}]`, details: { balance: { amount: Math.max(0, card?.balance ?? 0), currency } } });
     }
   }
+}
+
+/**
+ * Locks (PostgreSQL; SQLite: no-op) every card the holder's entries or the order's ledger name — the cards it paid
+ * with and the cards it issued — in one sorted acquisition. Settlement and cancellation call it right after the
+ * attempt's lock, so they take the cards before any inventory or voucher row, in the documented order (idempotency
+ * key → cart → order → attempt → gift cards → inventory): a checkout holding a card then reserving a voucher can
+ * never wait in a cycle with a cancellation that gave that voucher back and then wants the card.
+ */
+export async function lockCardsOf(tx: Tx, of: { readonly holder?: string; readonly orderId?: string }): Promise<void> {
+  const codes = [
+    ...(of.holder === undefined ? [] : await tx.giftCards.ofAttempt(of.holder)),
+    ...(of.orderId === undefined ? [] : [...(await tx.giftCards.ofOrders([of.orderId])), ...(await tx.orders.giftCards([of.orderId]))]),
+  ].map((entry) => entry.code);
+  if (codes.length > 0) await tx.locks.giftCards(sortedCodes(codes));
 }
 
 /** The holder's holds become settled redemptions of `orderId`, each with its card's balance right after it. */

@@ -8,7 +8,7 @@ import type { StoredPayment } from '../checkout-begin';
 import type { ChargeOutcome } from './provider';
 import type { GiftCardEntryRow } from '../../store/gift-card-repo';
 import type { PlannedPart } from '../../domain/gift-cards';
-import { holdParts, refundParts, releaseHolds, settleHolds, voidIssued } from './gift-card-ledger';
+import { holdParts, lockCardsOf, refundParts, releaseHolds, settleHolds, voidIssued } from './gift-card-ledger';
 
 export { planPayment as planGiftCardPayment, refuseThrottled as refuseGiftCardGuesses } from './gift-card-ledger';
 
@@ -116,6 +116,7 @@ export async function openAttempt(tx: Tx, attempt: NewAttempt, giftCards: readon
  * they become redemptions when the terminal's order is imported, or are dropped by its release.
  */
 export async function holdForTerminal(tx: Tx, reference: string, parts: readonly PlannedPart[], currency: string, now: number): Promise<void> {
+  await refuseOwnAttempt(tx, reference, 'reference');
   await holdParts(tx, reference, parts, currency, now);
 }
 
@@ -129,12 +130,31 @@ export async function chargeRemainder(tx: Tx, attemptId: string, charge: { metho
 
 /** A terminal's checkout failed: its holds at the hub are dropped. Returns how many there were. */
 export async function releaseForTerminal(tx: Tx, reference: string): Promise<number> {
+  await refuseOwnAttempt(tx, reference, 'reference');
   return releaseHolds(tx, reference);
+}
+
+/**
+ * A terminal's hold reference shares the ledger's holder column with this engine's own payment attempts: one of
+ * them named as a reference (400 INVALID_FIELD_VALUE reason `own_attempt`) would let a `sync` key release the
+ * holds of a checkout in progress here (its order then made with the cards never debited), add holds that its
+ * capture settles into an order that did not ask for them, or let an import settle them into another order.
+ */
+export async function refuseOwnAttempt(tx: Tx, reference: string, param: string): Promise<void> {
+  if (await tx.checkout.attempt(reference)) throw new EngineError('INVALID_FIELD_VALUE', { param, details: { reason: 'own_attempt' } });
 }
 
 /** The holder of an attempt's gift-card holds: the attempt, or (an imported terminal order) the terminal's hold reference. */
 function holderOf(attempt: AttemptRow): string {
   return (JSON.parse(attempt.request) as StoredPayment).giftCardHold ?? attempt.id;
+}
+
+/**
+ * The cards an attempt holds, and those its order paid with or issued: locked right after the attempt, before any
+ * inventory or voucher row (the documented lock order). Settlement and cancellation call it first.
+ */
+export async function lockAttemptGiftCards(tx: Tx, attempt: AttemptRow | undefined, orderId?: string): Promise<void> {
+  await lockCardsOf(tx, { ...(attempt !== undefined && { holder: holderOf(attempt) }), ...(orderId !== undefined && { orderId }) });
 }
 
 /** The charge became order `orderId`: the gift-card holds become its redemptions. */
