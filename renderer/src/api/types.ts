@@ -21,8 +21,15 @@ export type Event = EventView;
 export type Inventory = InventoryView;
 export type Area = Inventory['areas'][number];
 export type Location = LocationView;
-export type Order = OrderSchema;
-export type Payment = PaymentSchema;
+export type {
+  GiftCardPart,
+  GiftCardQuote,
+  GiftCardView,
+} from './gift-card-types';
+import type { GiftCardPayment, GiftCardPaymentMethod } from './gift-card-types';
+/** The order, its payment with the gift-card parts (contract §13). */
+export type Order = Omit<OrderSchema, 'payment'> & { payment: Omit<OrderSchema['payment'], 'method'> & { method: OrderSchema['payment']['method'] | GiftCardPaymentMethod; giftCards?: GiftCardPayment[] } };
+export type Payment = Omit<PaymentSchema, 'method'> & { method: PaymentSchema['method'] | GiftCardPaymentMethod; giftCards?: { code: string; amount?: Money }[] };
 export type SyncStatus = SyncStatusSchema;
 export type SyncConflict = SyncConflictSchema;
 export type Holdings = HoldingsSchema;

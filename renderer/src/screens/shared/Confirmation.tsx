@@ -3,7 +3,8 @@ import type { Order } from '../../api/types';
 import { QrCode } from '../../components/QrCode';
 import { ReceiptLines } from '../../components/ReceiptLines';
 import { TotalLine } from '../../components/TotalLine';
-import { formatMoney } from '../../format';
+import { formatMoney, maskGiftCardCode } from '../../format';
+import { sameCode, useGiftCardPayment } from '../../stores/gift-card-payment';
 import { useLocale, useT } from '../../i18n/i18n';
 import { useCatalog } from '../../stores/catalog';
 import { PrintPanel } from './PrintPanel';
@@ -39,6 +40,8 @@ export function Confirmation({ order, onNewSale, returnInSeconds, returnInSecond
   const where = venue?.name ?? show?.location.name;
 
   const kiosk = useSession((state) => state.mode === 'kiosk');
+  // what stays on each card after this order: the engine's figure from the quote the sale was paid with
+  const quoted = useGiftCardPayment((state) => state.quote?.parts ?? []);
   const printState = useKioskPrintState(order.id);
   const notPrinted = kiosk && (printState === 'not-printed' || printState === 'printer-trouble');
   const backInSeconds = notPrinted ? returnInSecondsIfNotPrinted : returnInSeconds;
@@ -69,8 +72,23 @@ export function Confirmation({ order, onNewSale, returnInSeconds, returnInSecond
             ? t('confirm.paidCash', { tendered: formatMoney(payment.tendered, locale), change: formatMoney(payment.change, locale) })
             : payment.method === 'card'
               ? t('confirm.paidCard')
-              : t('confirm.paidOther')}
+              : payment.method === 'giftCard'
+                ? t('confirm.paidGiftCard')
+                : t('confirm.paidOther')}
       </p>
+      {payment.giftCards && payment.giftCards.length > 0 && (
+        <ul className="gift-card-paid" aria-label={t('giftCard.parts')}>
+          {payment.giftCards.map((part) => {
+            const after = quoted.find((quotedPart) => sameCode(quotedPart.code, part.code))?.balanceAfter;
+            return (
+              <li key={part.code}>
+                {t('giftCard.card', { code: maskGiftCardCode(part.code) })}: {formatMoney(part.amount, locale)}
+                {after && <> · {t('confirm.giftCardLeft', { balance: formatMoney(after, locale) })}</>}
+              </li>
+            );
+          })}
+        </ul>
+      )}
       {payment.change && payment.change.amount > 0 && (
         <p className="change" role="status">
           {t('cash.change')}: <strong>{formatMoney(payment.change, locale)}</strong>
