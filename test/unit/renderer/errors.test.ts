@@ -74,6 +74,13 @@ const SPECIFIC: Readonly<Record<string, Recovery>> = {
   PAYMENT_PROVIDER_UNAVAILABLE: 'retry-later',
   CURRENCY_TEMPORARILY_UNAVAILABLE: 'retry-later',
   CART_CHECKOUT_IN_PROGRESS: 'retry-later',
+  // gift cards (issue #24): a mistyped code is checked again (not "the cart was refreshed"); a void card is no
+  // reason to start over, nor a card that does not cover or is of another currency: another way to pay is
+  GIFT_CARD_NOT_FOUND: 'fix-input',
+  GIFT_CARD_VOID: 'other-payment',
+  GIFT_CARD_INSUFFICIENT_BALANCE: 'other-payment',
+  GIFT_CARD_CURRENCY_MISMATCH: 'other-payment',
+  GIFT_CARD_NOT_ACCEPTED: 'other-payment',
 };
 
 /** Broad handling by type (spec §7.2), plus the client's own NETWORK_ERROR. */
