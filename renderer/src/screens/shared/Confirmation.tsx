@@ -41,7 +41,7 @@ export function Confirmation({ order, onNewSale, returnInSeconds, returnInSecond
 
   const kiosk = useSession((state) => state.mode === 'kiosk');
   // what stays on each card after this order: the engine's figure from the quote the sale was paid with
-  const quoted = useGiftCardPayment((state) => state.quote?.parts ?? []);
+  const quote = useGiftCardPayment((state) => state.quote);
   const printState = useKioskPrintState(order.id);
   const notPrinted = kiosk && (printState === 'not-printed' || printState === 'printer-trouble');
   const backInSeconds = notPrinted ? returnInSecondsIfNotPrinted : returnInSeconds;
@@ -79,7 +79,7 @@ export function Confirmation({ order, onNewSale, returnInSeconds, returnInSecond
       {payment.giftCards && payment.giftCards.length > 0 && (
         <ul className="gift-card-paid" aria-label={t('giftCard.parts')}>
           {payment.giftCards.map((part) => {
-            const after = quoted.find((quotedPart) => sameCode(quotedPart.code, part.code))?.balanceAfter;
+            const after = quote?.parts.find((quotedPart) => sameCode(quotedPart.code, part.code))?.balanceAfter;
             return (
               <li key={part.code}>
                 {t('giftCard.card', { code: maskGiftCardCode(part.code) })}: {formatMoney(part.amount, locale)}
