@@ -221,7 +221,7 @@ export const fr: Record<MessageKey, string> = {
   'kioskPrint.where': "Présentez votre numéro de commande {order} à la billetterie pour obtenir vos billets. Vous pouvez aussi photographier les codes QR ci-dessous.",
   'kioskPrint.staffCode': "Code pour le personnel : {code}",
   // gift cards as payment (#24)
-  'giftCard.pay': "Payer par carte cadeau",
+  'giftCard.pay': "Payer avec une carte cadeau",
   'giftCard.code': "Code de la carte cadeau",
   'giftCard.use': "Utiliser la carte cadeau",
   'giftCard.parts': "Cartes cadeaux utilisées",
