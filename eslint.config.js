@@ -51,6 +51,7 @@ const featureEdges = {
   printing: ['orders'],
   sync: ['carts', 'catalog', 'checkout', 'orders', 'allocations'],
   'legacy-v1': ['carts', 'catalog'],
+  giftcards: ['carts'],
   staff: [],
   shared: [],
 };
@@ -61,6 +62,8 @@ const featureNames = Object.keys(featureEdges);
  */
 const featureModules = {
   orders: ['checkout/payments/lifecycle'],
+  // gift cards (issue #24): the ledger is written by the payment lifecycle alone; balances, quotes and a hub's holds ask it
+  giftcards: ['checkout/payments/lifecycle'],
 };
 /** The patterns that keep one feature folder to its allowed edges (and the single modules of featureModules). */
 function featurePatterns(/** @type {keyof typeof featureEdges} */ name) {

@@ -2,11 +2,12 @@ import { EngineError } from '../domain/errors';
 import type { Order } from '../contract/order';
 import type { EngineContext } from '../shared/context';
 import { readOrder } from '../orders/read-order';
-import { cancelAttempt, refundAttempt } from './payments/lifecycle';
+import { cancelAttempt, refundAttempt, voidIssuedGiftCards } from './payments/lifecycle';
 
 /**
- * POST /orders/{id}/cancel (contract §4): the seats go back on sale, voucher redemptions are given back,
- * gift cards are voided and the payment is refunded. Cancelling a cancelled order changes nothing.
+ * POST /orders/{id}/cancel (contract §4, §13): the seats go back on sale, voucher redemptions are given back,
+ * gift cards it issued are voided (409 GIFT_CARD_ALREADY_USED when one was spent), the gift-card parts of its
+ * payment go back onto their cards at once and the rest is refunded. Cancelling a cancelled order changes nothing.
  *
  * A card payment reads `refunding` until the provider confirms the refund; the answer comes after one
  * try (within the provider deadline), and when the provider has not confirmed by then the sweeper asks
@@ -22,6 +23,8 @@ export async function cancelOrder(ctx: EngineContext, orderId: string): Promise<
     if (found) await tx.locks.attempt(found.id);
     const attempt = found && (await tx.checkout.attempt(found.id));
     if (order.status === 'cancelled') return { refund: attempt?.state === 'refunding' ? attempt.id : undefined };
+    // gift cards it issued are voided, or 409 GIFT_CARD_ALREADY_USED when one was spent (nothing changes then)
+    await voidIssuedGiftCards(tx, order.id, now);
     // the order's payment is derived from its attempt (refunding, or refunded at once), not written here
     await tx.orders.cancel(order, now);
     if (ctx.syncing) await tx.outbox.add('cancel', order.id, now);

@@ -11,6 +11,8 @@ import { cartView } from '../carts/cart-view';
 import type { EngineContext } from '../shared/context';
 import type { Repos, Tx } from '../store/port';
 import { openAttempt } from './payments/lifecycle';
+import type { ImportGiftCardPayment } from '../contract/gift-card';
+import { heldGiftCards, splitGiftCards, type GiftCardSplit } from './checkout-gift-cards';
 
 /**
  * The first transaction of POST /orders, before any payment: the idempotency key's state, the cart, the
@@ -26,6 +28,11 @@ export interface CheckoutRequest {
   readonly apiKeyOwner?: string;
   readonly idempotencyKey: string;
   readonly body: PlaceOrderBody;
+  /**
+   * an imported terminal order (sync/import-orders.ts): gift-card parts held at this hub under the terminal's
+   * reference, and the codes the terminal issued for its gift-card items (the cards are the same money here)
+   */
+  readonly imported?: { readonly giftCards?: ImportGiftCardPayment | undefined; readonly issuedCodes?: readonly string[] | undefined };
 }
 
 export type CheckoutStart =
@@ -69,20 +76,35 @@ export async function beginCheckoutIn(ctx: EngineContext, tx: Tx, request: Check
   if (body.expectedTotal.amount !== total.amount || body.expectedTotal.currency !== total.currency) {
     throw new EngineError('EXPECTED_TOTAL_MISMATCH', { param: 'expectedTotal', details: { total } });
   }
-  const { method, payment } = checkPayment(body.payment, total, request.apiKeyScopes);
+  const guess = { throttle: ctx.giftCardGuesses, keyId: apiKeyId, now };
+  const held = request.imported?.giftCards;
+  const split: GiftCardSplit = held === undefined
+    ? await splitGiftCards(tx, guess, body.payment, cart.kind, total)
+    : await heldGiftCards(tx, guess, held, cart.kind, total);
+  const { method, payment } = split.parts.length > 0 && split.remaining.amount === 0 && held === undefined
+    ? { method: 'giftCard' as const, payment: {} }
+    : checkPayment(body.payment, split.remaining, request.apiKeyScopes);
+  const stored: StoredPayment = {
+    ...payment,
+    ...(split.parts.length > 0 && { giftCards: split.parts.map(({ code, amount }) => ({ code, amount })) }),
+    ...(split.holdReference !== undefined && { giftCardHold: split.holdReference }),
+    ...(request.imported?.issuedCodes !== undefined && { issuedCodes: [...request.imported.issuedCodes] }),
+  };
   const attempt = {
     id: ctx.newId('pay'),
     cartId: cart.id,
     apiKeyId,
     idempotencyKey,
     method,
-    amount: total.amount,
+    // what the method takes: the remainder after the gift cards (method giftCard: the whole total they paid)
+    amount: method === 'giftCard' ? total.amount : split.remaining.amount,
     currency: total.currency,
-    request: JSON.stringify(payment),
+    request: JSON.stringify(stored),
     priced: JSON.stringify({ currency: view.currency, total: view.total, items: view.items, receiptLines: view.receiptLines }),
     createdAt: now,
   };
-  const opened = await openAttempt(tx, attempt);
+  // an imported order's parts are held under the terminal's reference already (heldGiftCards)
+  const opened = await openAttempt(tx, attempt, split.holdReference === undefined ? split.parts : [], now);
   // this request works on it: leased, so no other process resumes or sweeps it while the provider is asked
   await tx.checkout.claimAttempt(attempt.id, now, now + ctx.paymentLeaseMs);
   await reserveVouchers(tx, attempt.id, await tx.carts.voucherCodes(cart.id), now);
@@ -95,6 +117,8 @@ export async function beginCheckoutIn(ctx: EngineContext, tx: Tx, request: Check
  * of 0 needs no payment: card, cash or `none` become an order paid with `none`, and no provider is asked.
  */
 function checkPayment(payment: PaymentRequest, total: Money, scopes: readonly string[]): { method: PaymentMethod; payment: StoredPayment } {
+  // giftCard whose cards took nothing: a total of 0 (the split refused what cards leave open, 402 details.remaining)
+  if (payment.method === 'giftCard') return { method: 'none', payment: {} };
   if (payment.method === 'none') {
     if (total.amount !== 0) throw new EngineError('INVALID_FIELD_VALUE', { param: 'payment.method', details: { reason: 'payment_required', total } });
     const stray = (['token', 'authenticationResult', 'tendered', 'reference'] as const).find((field) => payment[field] !== undefined);
@@ -146,6 +170,12 @@ function checkPaid(payment: PaymentRequest, total: Money, scopes: readonly strin
 
 export interface StoredPayment {
   reference?: string;
+  /** the gift-card parts held for the attempt, in the order given (issue #24) */
+  giftCards?: { code: string; amount: number }[];
+  /** an imported terminal order: the reference its parts were held under at this hub */
+  giftCardHold?: string;
+  /** an imported terminal order: the codes the terminal issued for its gift-card items, in item order */
+  issuedCodes?: string[];
   token?: string;
   authenticationResult?: string;
   tendered?: Money;

@@ -6,6 +6,7 @@ import type { FailureOutcome } from '../domain/payment-attempt';
 import type { AttemptRow } from '../store/checkout-repo';
 import { cartView } from '../carts/cart-view';
 import { redeemableCode, ticketCodes } from './codes';
+import type { StoredPayment } from './checkout-begin';
 import type { EngineContext } from '../shared/context';
 import type { Tx } from '../store/port';
 import { orderViews } from '../orders/order-view';
@@ -76,9 +77,11 @@ async function createOrder(ctx: EngineContext, tx: Tx, attempt: AttemptRow, now:
   const tickets = view.items
     .filter((item) => item.type === 'admission')
     .flatMap((item) => Array.from({ length: item.quantity }, () => ({ id: ctx.newId('tkt'), itemId: item.id, code: ticketCode() })));
+  // an imported terminal order keeps the codes the terminal printed: the same cards, spendable here (issue #24)
+  const issued = (JSON.parse(attempt.request) as StoredPayment).issuedCodes ?? [];
   const giftCards = view.items
     .filter((item) => item.type === 'giftCard')
-    .map((item) => ({ code: redeemableCode(), itemId: item.id, amount: item.unitPrice.amount, currency: item.unitPrice.currency }));
+    .map((item, i) => ({ code: issued[i] ?? redeemableCode(), itemId: item.id, amount: item.unitPrice.amount, currency: item.unitPrice.currency }));
   const row = {
     id: orderId,
     cartId: cart.id,
@@ -89,7 +92,7 @@ async function createOrder(ctx: EngineContext, tx: Tx, attempt: AttemptRow, now:
     apiKeyId: attempt.apiKeyId,
   };
   await tx.orders.insert(row, tickets, giftCards);
-  await captureAttempt(tx, attempt.id, orderId);
+  await captureAttempt(tx, attempt, orderId, now);
   if (language !== undefined) await tx.orderLanguages.remember(orderId, language);
   if (ctx.syncing) await tx.outbox.add('order', orderId, now);
   // its payment is its attempt's, captured just now (orders/order-view.ts)

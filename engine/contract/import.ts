@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { CartItemRequest } from './cart';
 import { CurrencyCode, Id, LIMITS, Money } from './common';
 import { Order } from './order';
+import { ImportGiftCardPayment } from './gift-card';
 
 /**
  * POST /orders/import and GET /capabilities: a Kassa hub takes a terminal's whole orders in one request
@@ -30,6 +31,14 @@ export const ImportOrder = Type.Object(
     vouchers: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 10 })),
     currency: Type.Optional(CurrencyCode),
     expectedTotal: Money,
+    giftCardCodes: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+      maxItems: LIMITS.maxItemsPerRequest,
+      description: 'the codes the terminal issued for the order\'s gift-card items, in item order: the hub issues the same cards, spendable anywhere once the order is here',
+    })),
+    payment: Type.Optional(Type.Object({ giftCards: ImportGiftCardPayment }, {
+      ...strict,
+      description: 'gift cards paid part of it at the terminal, held at this hub: the holds become redemptions of the imported order',
+    })),
   },
   strict,
 );

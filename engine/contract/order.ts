@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { CartItem, ReceiptLine } from './cart';
 import { CurrencyCode, Id, Money, NonNegativeMoney, Timestamp } from './common';
+import { GiftCardPart, GiftCardParts } from './gift-card';
 
 /** POST /orders and the order resource (spec §4.7–4.8; contract §4, §7). */
 
@@ -8,11 +9,14 @@ const strict = { additionalProperties: false } as const;
 
 export const PaymentRequest = Type.Object(
   {
-    method: Type.Union([Type.Literal('card'), Type.Literal('cash'), Type.Literal('external'), Type.Literal('none')], {
+    method: Type.Union([Type.Literal('card'), Type.Literal('cash'), Type.Literal('external'), Type.Literal('none'), Type.Literal('giftCard')], {
       description: 'external: paid elsewhere already (a syncing terminal); needs the orders:import scope. '
         + 'none: only for a total of 0 (400 INVALID_FIELD_VALUE reason payment_required otherwise); a total of 0 paid by card or cash '
-        + 'also becomes an order paid with none, and no provider is asked',
+        + 'also becomes an order paid with none, and no provider is asked. '
+        + 'giftCard: the cards of `giftCards` pay the whole total (402 GIFT_CARD_INSUFFICIENT_BALANCE with details.remaining otherwise); '
+        + 'card or cash with `giftCards` pay what the cards leave open',
     }),
+    giftCards: Type.Optional(GiftCardParts),
     reference: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'external: where it was paid (the terminal\'s order id)' })),
     token: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'card: a payment token, never a card number' })),
     authenticationResult: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'card: the result of a 3-D Secure challenge' })),
@@ -30,18 +34,21 @@ export const PlaceOrderBody = Type.Object({ cartId: Id, expectedTotal: Money, pa
 export type PlaceOrderBody = Static<typeof PlaceOrderBody>;
 
 export const PaymentView = Type.Object({
-  method: Type.Union([Type.Literal('card'), Type.Literal('cash'), Type.Literal('external'), Type.Literal('none')], {
-    description: 'none: the total was 0, nothing was paid',
+  method: Type.Union([Type.Literal('card'), Type.Literal('cash'), Type.Literal('external'), Type.Literal('none'), Type.Literal('giftCard')], {
+    description: 'none: the total was 0, nothing was paid. giftCard: gift cards paid the whole total',
   }),
   status: Type.Union([Type.Literal('captured'), Type.Literal('refunding'), Type.Literal('refunded')], {
     description: 'refunding: the order is cancelled and the card refund is asked of the provider until it confirms',
   }),
-  amount: Money,
+  amount: Type.Object(Money.properties, { description: 'what `method` took: the total less the gift-card parts (for giftCard: the whole total)' }),
   reference: Type.Optional(Type.String()),
   authenticated: Type.Optional(Type.Boolean()),
   tendered: Type.Optional(Money),
   change: Type.Optional(Money),
   refundedAt: Type.Optional(Timestamp),
+  giftCards: Type.Optional(Type.Array(GiftCardPart, {
+    description: 'the gift-card parts, in the order given; present when cards paid a part. Cancelling puts each back on its card at once',
+  })),
 });
 export type PaymentView = Static<typeof PaymentView>;
 

@@ -76,6 +76,13 @@ export const ERROR_CATALOGUE = {
   INVALID_STAFF_PIN: row('AUTHENTICATION_ERROR', 401),
   // storage (issue #23): the database server cannot be reached or is restarting; nothing was written
   DATABASE_UNAVAILABLE: row('SERVICE_UNAVAILABLE', 503),
+  // gift cards as payment (issue #24, contract §13)
+  GIFT_CARD_NOT_FOUND: row('NOT_FOUND_ERROR', 404),
+  GIFT_CARD_VOID: row('RESOURCE_GONE_ERROR', 410),
+  GIFT_CARD_INSUFFICIENT_BALANCE: row('PAYMENT_ERROR', 402),
+  GIFT_CARD_CURRENCY_MISMATCH: row('INVALID_REQUEST_ERROR', 400),
+  GIFT_CARD_NOT_ACCEPTED: row('INVALID_REQUEST_ERROR', 400),
+  GIFT_CARD_ALREADY_USED: row('CONFLICT_ERROR', 409),
 } as const satisfies Record<string, CatalogueRow>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -15,7 +15,8 @@
 export const ATTEMPT_STATES = ['pending', 'captured', 'failed', 'refunding', 'refunded'] as const;
 export type AttemptState = (typeof ATTEMPT_STATES)[number];
 
-export type PaymentMethod = 'card' | 'cash' | 'external' | 'none';
+/** giftCard: gift cards paid the whole total (issue #24); no provider, no cash */
+export type PaymentMethod = 'card' | 'cash' | 'external' | 'none' | 'giftCard';
 
 /** Why an attempt failed; kept on the attempt. */
 export type FailureOutcome = 'declined' | 'risk_declined' | 'action_required' | 'unavailable' | 'not_charged';

@@ -4,6 +4,7 @@ import type { PaymentProvider } from '../checkout/payments/provider';
 /** A checkout's lease on its payment attempt when none is given: the provider's default deadline (30 s). */
 const DEFAULT_PAYMENT_LEASE_MS = 30_000;
 import { timeOrderedId, uuidV7 } from './ids';
+import { createGuessThrottle, type GuessThrottle } from '../domain/guess-throttle';
 
 /** Everything a use case needs, built once per engine: the store (storage port), the provider, a clock. */
 export interface EngineContext {
@@ -20,6 +21,8 @@ export interface EngineContext {
    * attempt holds it that long; the provider deadline, so what a killed process left is taken over after it
    */
   readonly paymentLeaseMs: number;
+  /** unknown gift-card codes per API key, in this process (issue #24): guessing is throttled */
+  readonly giftCardGuesses: GuessThrottle;
   /** idempotency keys whose request is running in this process right now */
   readonly inFlight: Set<string>;
   /** epoch milliseconds; tests and the sync worker may move it */
@@ -53,6 +56,7 @@ export function createContext(
     payments: options.payments,
     paymentLeaseMs: options.paymentLeaseMs ?? DEFAULT_PAYMENT_LEASE_MS,
     inFlight: new Set(),
+    giftCardGuesses: createGuessThrottle(),
     now: options.now,
     holdMs: options.holdSeconds * 1000,
     // time-ordered, so the tables that grow with every sale append instead of scattering (see ids.ts)

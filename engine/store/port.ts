@@ -6,6 +6,7 @@ import type { createCatalogNames } from './catalog-names';
 import type { createCatalogReader } from './catalog-reader';
 import type { ChannelRepo } from './channel-repo';
 import type { CheckoutRepo } from './checkout-repo';
+import type { GiftCardRepo } from './gift-card-repo';
 import type { HoldingRepo } from './holding-repo';
 import type { createImportRepo } from './import-repo';
 import type { KeyRepo } from './key-repo';
@@ -37,6 +38,8 @@ export interface Repos {
   /** the legacy v1 channels (contract §11) */
   readonly channels: Async<ChannelRepo>;
   readonly checkout: Async<CheckoutRepo>;
+  /** gift cards and their ledger (issue #24) */
+  readonly giftCards: Async<GiftCardRepo>;
   readonly holdings: Async<HoldingRepo>;
   readonly imports: Async<ReturnType<typeof createImportRepo>>;
   readonly keys: Async<KeyRepo>;
@@ -93,7 +96,7 @@ export interface Store {
 /**
  * Row locks a write transaction takes before it reads what it decides on (PostgreSQL: SELECT … FOR UPDATE;
  * SQLite: nothing, BEGIN IMMEDIATE already holds the whole database). Several locks are taken in the order
- * below (idempotency key, cart, order, attempt), which is the order every use case follows.
+ * below (idempotency key, cart, order, attempt, gift cards, inventory), which is the order every use case follows.
  */
 export interface Locks {
   /** the idempotency key's row (one process at a time decides on a key) */
@@ -101,6 +104,11 @@ export interface Locks {
   cart(cartId: string): Promise<void>;
   order(orderId: string): Promise<void>;
   attempt(attemptId: string): Promise<void>;
+  /**
+   * gift cards whose balance a transaction checks and then changes (a hold, a settlement's balance_after, a
+   * refund or void), in code order; after the attempt and before inventory (issue #24)
+   */
+  giftCards(codes: readonly string[]): Promise<void>;
   /**
    * inventory items whose stock a transaction reads and then changes (a new cart's holds, a terminal's
    * grants), in id order; taken after the cart and before anything else

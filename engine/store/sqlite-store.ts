@@ -7,6 +7,7 @@ import { createCatalogRepo } from './catalog-repo';
 import { createCatalogWriter } from './catalog-writer';
 import { createChannelRepo } from './channel-repo';
 import { createCheckoutRepo } from './checkout-repo';
+import { createGiftCardRepo } from './gift-card-repo';
 import { relaxSynchronous, type Db } from './db';
 import { groupCommit, type Durability } from './durability';
 import { createHoldingRepo } from './holding-repo';
@@ -48,6 +49,7 @@ export function createSqliteStore(db: Db, options: { groupCommit?: boolean; mast
     // the v1 channels' secrets are sealed with the data folder's master key; without one (tests) a key of this run
     channels: createChannelRepo(db, options.masterKey ?? randomBytes(32)),
     checkout: createCheckoutRepo(db),
+    giftCards: createGiftCardRepo(db),
     holdings: createHoldingRepo(db),
     imports: createImportRepo(db),
     keys: createKeyRepo(db),
@@ -82,6 +84,7 @@ export function createSqliteStore(db: Db, options: { groupCommit?: boolean; mast
     cart: () => Promise.resolve(),
     order: () => Promise.resolve(),
     attempt: () => Promise.resolve(),
+    giftCards: () => Promise.resolve(),
     inventory: () => Promise.resolve(),
     named: () => Promise.resolve(),
     tryNamed: () => Promise.resolve(true),

@@ -10,7 +10,7 @@ import type { ApiResponse, ErrorEnvelope, TestEngine } from './engine';
  */
 
 export interface PaymentView {
-  method: 'card' | 'cash' | 'external' | 'none';
+  method: 'card' | 'cash' | 'external' | 'none' | 'giftCard';
   status: 'captured' | 'refunding' | 'refunded';
   amount: Money;
   reference?: string;
@@ -18,6 +18,7 @@ export interface PaymentView {
   tendered?: Money;
   change?: Money;
   refundedAt?: string;
+  giftCards?: { code: string; amount: Money }[];
 }
 
 export interface Ticket {
@@ -58,9 +59,13 @@ export interface OrdersPage {
 
 export type ApiError = ErrorEnvelope['error'];
 
+/** a gift-card part of a payment (contract §13) */
+export interface GiftCardPartRequest { code: string; amount?: Money }
+
 export type PaymentRequest =
-  | { method: 'card'; token?: string; authenticationResult?: string; tendered?: Money }
-  | { method: 'cash'; tendered?: Money; token?: string };
+  | { method: 'card'; token?: string; authenticationResult?: string; tendered?: Money; giftCards?: GiftCardPartRequest[] }
+  | { method: 'cash'; tendered?: Money; token?: string; giftCards?: GiftCardPartRequest[] }
+  | { method: 'giftCard'; giftCards?: GiftCardPartRequest[]; token?: string; tendered?: Money };
 
 /** 20 characters of Crockford base32: digits and upper-case letters without I, L, O, U. */
 export const TICKET_CODE = /^[0-9A-HJKMNP-TV-Z]{20}$/;

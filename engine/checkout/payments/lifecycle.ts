@@ -6,12 +6,21 @@ import type { AttemptRow, NewAttempt } from '../../store/checkout-repo';
 import type { Tx } from '../../store/port';
 import type { StoredPayment } from '../checkout-begin';
 import type { ChargeOutcome } from './provider';
+import type { GiftCardEntryRow } from '../../store/gift-card-repo';
+import type { PlannedPart } from '../../domain/gift-cards';
+import { holdParts, refundParts, releaseHolds, settleHolds, voidIssued } from './gift-card-ledger';
+
+export { planPayment as planGiftCardPayment, refuseThrottled as refuseGiftCardGuesses } from './gift-card-ledger';
 
 /**
  * The payment lifecycle (issue #23), in one module: the only caller of the payment provider (charge, status,
  * refund) and the only writer of a payment attempt's state. The use cases (place-order, checkout-settle,
  * cancel-order, recover-payments) decide when; this module asks the provider and moves the attempt along the
  * transitions of domain/payment-attempt.ts. An order's payment view is built here from its attempt.
+ *
+ * Gift cards (issue #24): their ledger moves with the attempt, through this module alone (gift-card-ledger.ts):
+ * the parts are held when the attempt opens, settled with its capture, dropped with its failure or orphaning,
+ * and put back onto the cards with its cancellation.
  *
  * Provider calls happen outside any transaction and after the attempt's state is on the disk (ctx.whenDurable);
  * state writes happen in the caller's transaction (`tx`).
@@ -92,29 +101,66 @@ export async function refundAttempt(ctx: EngineContext, attemptId: string): Prom
 
 // --- the attempt's state, in the caller's transaction -----------------------------------------------
 
-/** A new attempt, `pending`, before any provider hears of it. */
-export async function openAttempt(tx: Tx, attempt: NewAttempt): Promise<AttemptRow> {
+/**
+ * A new attempt, `pending`, before any provider hears of it, with its gift-card parts held (the balance is
+ * checked under the cards' locks: 402 GIFT_CARD_INSUFFICIENT_BALANCE when another checkout took it meanwhile).
+ */
+export async function openAttempt(tx: Tx, attempt: NewAttempt, giftCards: readonly PlannedPart[] = [], now = attempt.createdAt): Promise<AttemptRow> {
   await tx.checkout.insertAttempt(attempt);
+  if (giftCards.length > 0) await holdParts(tx, attempt.id, giftCards, attempt.currency, now);
   return { ...attempt, state: 'pending', outcome: null, orderId: null, refundedAt: null };
 }
 
-/** The charge became order `orderId`. */
-export async function captureAttempt(tx: Tx, attemptId: string, orderId: string): Promise<void> {
-  await tx.checkout.move(attemptId, { type: 'captured' }, orderId);
+/**
+ * Holds gift-card parts for a terminal's checkout at its hub, under the terminal's `reference` (contract §10, §13):
+ * they become redemptions when the terminal's order is imported, or are dropped by its release.
+ */
+export async function holdForTerminal(tx: Tx, reference: string, parts: readonly PlannedPart[], currency: string, now: number): Promise<void> {
+  await holdParts(tx, reference, parts, currency, now);
 }
 
-/** Nothing was charged (or it was refused): the attempt ends with `outcome`. */
+/** A terminal's checkout failed: its holds at the hub are dropped. Returns how many there were. */
+export async function releaseForTerminal(tx: Tx, reference: string): Promise<number> {
+  return releaseHolds(tx, reference);
+}
+
+/** The holder of an attempt's gift-card holds: the attempt, or (an imported terminal order) the terminal's hold reference. */
+function holderOf(attempt: AttemptRow): string {
+  return (JSON.parse(attempt.request) as StoredPayment).giftCardHold ?? attempt.id;
+}
+
+/** The charge became order `orderId`: the gift-card holds become its redemptions. */
+export async function captureAttempt(tx: Tx, attempt: AttemptRow, orderId: string, now: number): Promise<void> {
+  await tx.checkout.move(attempt.id, { type: 'captured' }, orderId);
+  await settleHolds(tx, holderOf(attempt), orderId, now);
+}
+
+/** Nothing was charged (or it was refused): the attempt ends with `outcome`, its gift-card holds are dropped. */
 export async function failAttempt(tx: Tx, attemptId: string, outcome: FailureOutcome): Promise<void> {
   await tx.checkout.move(attemptId, { type: 'failed', outcome });
+  await releaseHolds(tx, attemptId);
 }
 
-/** The provider took the money but no order can be made of it: the attempt goes to `refunding`. */
+/** The provider took the money but no order can be made of it: the attempt goes to `refunding`, its holds are dropped. */
 export async function orphanAttempt(tx: Tx, attemptId: string): Promise<void> {
   await tx.checkout.move(attemptId, { type: 'orphaned' });
+  await releaseHolds(tx, attemptId);
 }
 
-/** Its order was cancelled: the attempt goes to `refunding` (confirmed at once when no provider is asked). */
+/**
+ * An order that issued gift cards is cancelled: its cards are voided, or 409 GIFT_CARD_ALREADY_USED when one was
+ * spent (nothing changes: the caller's transaction rolls back).
+ */
+export async function voidIssuedGiftCards(tx: Tx, orderId: string, now: number): Promise<void> {
+  await voidIssued(tx, orderId, now);
+}
+
+/**
+ * Its order was cancelled: the gift-card parts go back onto their cards at once, and the attempt goes to
+ * `refunding` (confirmed at once when no provider is asked).
+ */
 export async function cancelAttempt(tx: Tx, attempt: AttemptRow, now: number): Promise<{ readonly viaProvider: boolean }> {
+  if (attempt.orderId !== null) await refundParts(tx, attempt.orderId, now);
   await tx.checkout.move(attempt.id, { type: 'cancelled' });
   const viaProvider = refundNeedsProvider(attempt.method);
   if (!viaProvider) await confirmRefund(tx, attempt.id, now);
@@ -139,8 +185,11 @@ export async function confirmRefund(tx: Tx, attemptId: string, now: number): Pro
  * (from the attempt's method, amount and request) and where it stands — `captured`, `refunding` while a provider
  * is asked, `refunded` with the time the refund was confirmed. The order keeps no copy of it.
  */
-export function paymentView(attempt: AttemptRow): PaymentView {
-  const paid = capturedPayment(attempt);
+export function paymentView(attempt: AttemptRow, giftCardEntries: readonly GiftCardEntryRow[] = []): PaymentView {
+  const parts = giftCardEntries
+    .filter((entry) => entry.kind === 'redeem' && entry.state === 'settled')
+    .map((entry) => ({ code: entry.code, amount: { amount: -entry.amount, currency: attempt.currency } }));
+  const paid = { ...capturedPayment(attempt), ...(parts.length > 0 && { giftCards: parts }) };
   if (attempt.state === 'refunding') return { ...paid, status: 'refunding' };
   if (attempt.state !== 'refunded') return paid;
   return { ...paid, status: 'refunded', ...(attempt.refundedAt !== null && { refundedAt: new Date(attempt.refundedAt).toISOString() }) };
@@ -155,6 +204,7 @@ function capturedPayment(attempt: AttemptRow): PaymentView {
   }
   if (attempt.method === 'external') return { method: 'external', status: 'captured', amount, reference: request.reference ?? '' };
   if (attempt.method === 'none') return { method: 'none', status: 'captured', amount };
+  if (attempt.method === 'giftCard') return { method: 'giftCard', status: 'captured', amount };
   const tendered = request.tendered ?? amount;
   return { method: 'cash', status: 'captured', amount, tendered, change: { amount: tendered.amount - amount.amount, currency: amount.currency } };
 }

@@ -14,6 +14,7 @@ import { createPgCatalogWriter } from './catalog-writer';
 import { createPgChannelRepo } from './channel-repo';
 import { createPgCheckoutRepo } from './checkout-repo';
 import { openPostgres, type PostgresOptions } from './connect';
+import { createPgGiftCardRepo } from './gift-card-repo';
 import { createPgHoldingRepo } from './holding-repo';
 import { createPgImportRepo } from './import-repo';
 import { createPgKeyRepo } from './key-repo';
@@ -54,6 +55,7 @@ export async function createPostgresStore(url: string, options: PostgresOptions 
     catalogReader: createPgCatalogReader(q),
     channels: createPgChannelRepo(q, options.masterKey),
     checkout: createPgCheckoutRepo(q),
+    giftCards: createPgGiftCardRepo(q),
     holdings: createPgHoldingRepo(q),
     imports: createPgImportRepo(q),
     keys: createPgKeyRepo(q),
@@ -133,6 +135,7 @@ function locksOn(client: Queryable): Locks {
     cart: (cartId) => rows('SELECT 1 FROM carts WHERE id = $1 FOR UPDATE', [cartId]),
     order: (orderId) => rows('SELECT 1 FROM orders WHERE id = $1 FOR UPDATE', [orderId]),
     attempt: (attemptId) => rows('SELECT 1 FROM payment_attempts WHERE id = $1 FOR UPDATE', [attemptId]),
+    giftCards: (codes) => rows('SELECT 1 FROM gift_cards WHERE code = ANY($1::text[]) ORDER BY code COLLATE "C" FOR UPDATE', [[...codes]]),
     inventory: (occurrenceId, itemIds) =>
       rows('SELECT 1 FROM inventory_items WHERE occurrence_id = $1 AND id = ANY($2::text[]) ORDER BY id FOR UPDATE', [occurrenceId, [...itemIds]]),
     named: (name) => advisory(client, name),
