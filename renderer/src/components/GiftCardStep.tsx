@@ -68,8 +68,8 @@ export function GiftCardParts({ t, locale, quote, busy, onRemove }: PartsProps) 
           const masked = maskGiftCardCode(part.code);
           return (
             <li key={part.code}>
-              <span className="gift-card-code">{t('giftCard.card', { code: masked })}</span>{' '}
-              <span className="gift-card-pays">{t('giftCard.pays', { amount: formatMoney(part.amount, locale) })}</span>{' '}
+              <span className="gift-card-code">{t('giftCard.card', { code: masked })}</span> ·{' '}
+              <span className="gift-card-pays">{t('giftCard.pays', { amount: formatMoney(part.amount, locale) })}</span> ·{' '}
               <span className="gift-card-balance">
                 {t('giftCard.balance', { balance: formatMoney(part.balance, locale), after: formatMoney(part.balanceAfter, locale) })}
               </span>{' '}

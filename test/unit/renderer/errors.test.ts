@@ -60,6 +60,13 @@ const EXPECTED_BY_CODE: Readonly<Record<string, Recovery>> = {
   INVALID_STAFF_PIN: 'sign-in',
   // storage (issue #23): the hub's PostgreSQL restarting
   DATABASE_UNAVAILABLE: 'retry-later',
+  // gift cards (issue #24)
+  GIFT_CARD_NOT_FOUND: 'fix-input',
+  GIFT_CARD_VOID: 'other-payment',
+  GIFT_CARD_INSUFFICIENT_BALANCE: 'other-payment',
+  GIFT_CARD_CURRENCY_MISMATCH: 'other-payment',
+  GIFT_CARD_NOT_ACCEPTED: 'other-payment',
+  GIFT_CARD_ALREADY_USED: 'refresh',
 };
 
 /** Codes the UI handles specifically, whatever type they arrive with (errors.ts BY_CODE). */

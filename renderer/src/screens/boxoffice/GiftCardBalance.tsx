@@ -23,7 +23,7 @@ export function GiftCardBalance({ onBack }: { onBack(): void }) {
   const time = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' });
 
   return (
-    <section className="gift-card-balance" aria-labelledby="gift-card-balance-heading">
+    <section className="lookup gift-card-balance" aria-labelledby="gift-card-balance-heading">
       <h2 id="gift-card-balance-heading">{t('giftCardBalance.heading')}</h2>
       <form
         onSubmit={(event) => {

@@ -59,6 +59,12 @@ export function KioskPay({ actionSlot }: { actionSlot: HTMLElement | null }) {
     return applied;
   };
   const removeVoucher = (code: string) => void actions.voucherRemoved(code);
+  // Likewise the gift-card keypad closes once the card is in: the next tap is Pay by card (or another card).
+  const takeGiftCard = async (code: string) => {
+    const taken = await gift.codeEntered(code);
+    if (taken) setGiftCardOpen(false);
+    return taken;
+  };
 
   const payAction = (
     <div className="kiosk-action">
@@ -127,9 +133,10 @@ export function KioskPay({ actionSlot }: { actionSlot: HTMLElement | null }) {
           </button>
         )}
       </div>
+      {giftError && !giftCardOpen && <ErrorAlert t={t} error={giftError} customer onDismiss={gift.errorDismissed} />}
       {!giftCard && quote && <GiftCardParts t={t} locale={locale} quote={quote} busy={busy} onRemove={(code) => void gift.cardRemoved(code)} />}
       {!giftCard && giftCardOpen && !covered && (
-        <GiftCardForm t={t} keypad busy={busy} error={giftError} onCode={gift.codeEntered} onDismissError={gift.errorDismissed} />
+        <GiftCardForm t={t} keypad busy={busy} error={giftError} onCode={takeGiftCard} onDismissError={gift.errorDismissed} />
       )}
       {testTokens.length > 0 && (
         <div className="card-step">
