@@ -47,6 +47,17 @@ async function orderOnScreen(page: Page, ui: UiHarness): Promise<Order> {
   return response.body.data;
 }
 
+/** From a fresh box office page, the keyboard alone: Enter on the first date, 1 adult, Enter holds. */
+async function holdOneAdult(page: Page): Promise<void> {
+  await expect.poll(() => focusedLabel(page)).toBe(CONCERT_12);
+  await page.keyboard.press('Enter');
+  const adult = page.getByRole('region', { name: 'Standing', exact: true }).getByRole('spinbutton', { name: 'Adult', exact: true });
+  await expect.poll(() => isFocused(adult)).toBe(true);
+  await page.keyboard.press('1');
+  await page.keyboard.press('Enter');
+  await page.getByRole('timer').waitFor();
+}
+
 const leftToPay = (page: Page) => page.getByRole('status', { name: 'Left to pay' });
 const eur = (amount: number) => ({ amount, currency: 'EUR' });
 
@@ -132,11 +143,7 @@ describe('gift cards as payment in the browser (#24)', () => {
   it('box office: a card that covers it all completes the sale with the gift card alone', async () => {
     const code = await sellGiftCard(ui, 'gift-100');
     const page = await ui.open('boxOffice');
-    await expect.poll(() => focusedLabel(page)).toBe(CONCERT_12);
-    await page.keyboard.press('Enter');
-    await page.keyboard.press('1');
-    await page.keyboard.press('Enter');
-    await page.getByRole('timer').waitFor();
+    await holdOneAdult(page);
     await page.keyboard.press('F7');
     await expect.poll(() => isFocused(page.getByRole('textbox', { name: 'Gift card code' }))).toBe(true);
     await page.keyboard.type(code);
@@ -153,16 +160,16 @@ describe('gift cards as payment in the browser (#24)', () => {
 
   it('box office: an unknown code is said, and nothing is taken', async () => {
     const page = await ui.open('boxOffice');
-    await expect.poll(() => focusedLabel(page)).toBe(CONCERT_12);
-    await page.keyboard.press('Enter');
-    await page.keyboard.press('1');
-    await page.keyboard.press('Enter');
-    await page.getByRole('timer').waitFor();
+    await holdOneAdult(page);
     await page.keyboard.press('F7');
+    await expect.poll(() => isFocused(page.getByRole('textbox', { name: 'Gift card code' }))).toBe(true);
     await page.keyboard.type('NOSUCHCARD0000000000');
     await page.keyboard.press('Enter');
     await page.locator('[role="alert"][data-code="GIFT_CARD_NOT_FOUND"]').waitFor();
     expect(await leftToPay(page).count()).toBe(0);
+    // the refused code stays in the field, to be corrected
+    expect(await page.getByRole('textbox', { name: 'Gift card code' }).inputValue()).toBe('NOSUCHCARD0000000000');
+    await page.getByText('Please check the entry.').waitFor();
   });
 
   it('box office: the balance check shows the balance, the status and every transaction', async () => {

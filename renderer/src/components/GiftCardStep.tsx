@@ -29,7 +29,12 @@ export function GiftCardForm({ t, busy, error, keypad = false, onCode, onDismiss
   useEffect(() => field.current?.focus(), []);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (code.trim() && (await onCode(code))) setCode('');
+    const entered = code;
+    if (!entered.trim()) return;
+    // The field is free at once, so a scanner's next card can follow while the engine answers; a refused code
+    // comes back for correcting, unless something new was typed meanwhile.
+    setCode('');
+    if (!(await onCode(entered))) setCode((now) => (now === '' ? entered : now));
     field.current?.focus();
   };
   return (
