@@ -64,14 +64,14 @@ export async function heldGiftCards(
   cartKind: 'ticket' | 'giftCard',
   total: Money,
 ): Promise<GiftCardSplit> {
-  const param = 'payment.giftCards.giftCards';
+  const param = 'payment.giftCards';
   const requested = checkGiftCardParts(held.giftCards, total, param);
   if (cartKind === 'giftCard') throw new EngineError('GIFT_CARD_NOT_ACCEPTED', { param });
   const taken = requested.reduce((sum, part) => sum + (part.amount?.amount ?? 0), 0);
   const remaining = { amount: total.amount - taken, currency: total.currency };
   const entries = await tx.giftCards.ofAttempt(held.holdReference);
   if (entries.some((entry) => entry.state === 'settled')) {
-    throw new EngineError('INVALID_FIELD_VALUE', { param: 'payment.giftCards.holdReference', details: { reason: 'hold_settled' } });
+    throw new EngineError('INVALID_FIELD_VALUE', { param: 'payment.holdReference', details: { reason: 'hold_settled' } });
   }
   if (entries.length > 0) {
     const same = entries.length === requested.length

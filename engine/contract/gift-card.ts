@@ -32,9 +32,16 @@ export const GiftCardParts = Type.Array(GiftCardPartRequest, {
   description: 'redeemed first, in the order given; the rest is paid by `method`. The same code twice is 400 INVALID_FIELD_VALUE reason duplicate',
 });
 
-/** A card's part of a payment, as an order shows it (the full code: the caller typed it). */
+/** A card's part of a payment, as a hub's holds answer it (the full code: the caller typed it). */
 export const GiftCardPart = Type.Object({ code: Type.String(), amount: Money });
 export type GiftCardPart = Static<typeof GiftCardPart>;
+
+/** A card's part of an order's payment: what it took and what was left on it right after (receipts print it). */
+export const PaymentGiftCardPart = Type.Object({
+  code: Type.String(),
+  amount: Money,
+  balanceAfter: Type.Optional(Type.Object(Money.properties, { description: "the card's balance right after this order took its part" })),
+});
 
 export const GiftCardParams = Type.Object({ code: GiftCardCode });
 

@@ -35,9 +35,9 @@ export const ImportOrder = Type.Object(
       maxItems: LIMITS.maxItemsPerRequest,
       description: 'the codes the terminal issued for the order\'s gift-card items, in item order: the hub issues the same cards, spendable anywhere once the order is here',
     })),
-    payment: Type.Optional(Type.Object({ giftCards: ImportGiftCardPayment }, {
+    payment: Type.Optional(Type.Object(ImportGiftCardPayment.properties, {
       ...strict,
-      description: 'gift cards paid part of it at the terminal, held at this hub: the holds become redemptions of the imported order',
+      description: 'gift cards paid part of it at the terminal, held at this hub under holdReference: the holds become redemptions of the imported order',
     })),
   },
   strict,

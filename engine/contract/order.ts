@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { CartItem, ReceiptLine } from './cart';
 import { CurrencyCode, Id, Money, NonNegativeMoney, Timestamp } from './common';
-import { GiftCardPart, GiftCardParts } from './gift-card';
+import { GiftCardParts, PaymentGiftCardPart } from './gift-card';
 
 /** POST /orders and the order resource (spec §4.7–4.8; contract §4, §7). */
 
@@ -46,7 +46,7 @@ export const PaymentView = Type.Object({
   tendered: Type.Optional(Money),
   change: Type.Optional(Money),
   refundedAt: Type.Optional(Timestamp),
-  giftCards: Type.Optional(Type.Array(GiftCardPart, {
+  giftCards: Type.Optional(Type.Array(PaymentGiftCardPart, {
     description: 'the gift-card parts, in the order given; present when cards paid a part. Cancelling puts each back on its card at once',
   })),
 });

@@ -86,11 +86,21 @@ export function ticketSlips(order: Order, options: Pick<DocumentOptions, 'langua
   return [...tickets, ...cards];
 }
 
+/** A gift card's code as a receipt prints it: its last 4 characters, the rest hidden (`****ABCD`). */
+export function maskCode(code: string): string {
+  return `****${code.slice(-4)}`;
+}
+
 function receiptSlip(order: Order, options: DocumentOptions): ReceiptSlip {
   const labels = labelsFor(options.language);
   const money = (amount: { amount: number; currency: string }) => formatMoney(amount, options.language);
   const payment = order.payment;
-  const paid = payment.method === 'cash' ? labels.paidCash : payment.method === 'card' ? labels.paidCard : labels.paidExternal;
+  const paid = payment.method === 'cash' ? labels.paidCash : payment.method === 'card' ? labels.paidCard : payment.method === 'giftCard' ? labels.paidGiftCard : labels.paidExternal;
+  // each gift-card part (issue #24): the code masked to its last 4, what it took, and what was left on it right after
+  const cards = (payment.giftCards ?? []).flatMap((part) => [
+    { label: `${labels.giftCard} ${maskCode(part.code)}`, amount: money(part.amount) },
+    ...(part.balanceAfter ? [{ label: labels.balanceLeft, amount: money(part.balanceAfter) }] : []),
+  ]);
   return {
     heading: labels.receipt,
     venue: order.event?.location.name,
@@ -98,8 +108,9 @@ function receiptSlip(order: Order, options: DocumentOptions): ReceiptSlip {
     date: formatShortDateTime(order.createdAt, options.language, order.event?.location.timeZone ?? options.timeZone),
     lines: order.receiptLines.map((line) => ({ label: line.label, amount: money({ amount: line.sign * line.amount.amount, currency: line.amount.currency }) })),
     total: { label: labels.total, amount: money(order.total) },
+    // gift cards paid it all: that first, then each card; otherwise the cards' parts, then what the method took
     payment: [
-      { label: paid, amount: money(payment.amount) },
+      ...(payment.method === 'giftCard' ? [{ label: paid, amount: money(payment.amount) }, ...cards] : [...cards, { label: paid, amount: money(payment.amount) }]),
       ...(payment.tendered ? [{ label: labels.tendered, amount: money(payment.tendered) }] : []),
       ...(payment.change ? [{ label: labels.change, amount: money(payment.change) }] : []),
       ...(payment.status === 'refunded' ? [{ label: labels.refunded, amount: money(payment.amount) }] : []),

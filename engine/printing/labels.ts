@@ -6,17 +6,17 @@ import type { PrintLanguage } from '../contract/printing';
 const LABELS = {
   en: {
     ticket: 'Ticket', giftCard: 'Gift card', value: 'Value', area: 'Area', seat: 'Seat', order: 'Order', receipt: 'Receipt', total: 'Total',
-    paidCard: 'Paid by card', paidCash: 'Paid in cash', paidExternal: 'Paid', tendered: 'Tendered', change: 'Change', refunded: 'Refunded',
+    paidCard: 'Paid by card', paidCash: 'Paid in cash', paidExternal: 'Paid', paidGiftCard: 'Paid by gift card', balanceLeft: 'Balance left', tendered: 'Tendered', change: 'Change', refunded: 'Refunded',
     cancelled: 'CANCELLED', thanks: 'Thank you!', ticketOf: 'Ticket {n} of {count}',
   },
   de: {
     ticket: 'Eintrittskarte', giftCard: 'Geschenkkarte', value: 'Wert', area: 'Bereich', seat: 'Platz', order: 'Bestellung', receipt: 'Beleg', total: 'Summe',
-    paidCard: 'Bezahlt mit Karte', paidCash: 'Bar bezahlt', paidExternal: 'Bezahlt', tendered: 'Gegeben', change: 'Rückgeld', refunded: 'Erstattet',
+    paidCard: 'Bezahlt mit Karte', paidCash: 'Bar bezahlt', paidExternal: 'Bezahlt', paidGiftCard: 'Bezahlt mit Geschenkkarte', balanceLeft: 'Restguthaben', tendered: 'Gegeben', change: 'Rückgeld', refunded: 'Erstattet',
     cancelled: 'STORNIERT', thanks: 'Vielen Dank!', ticketOf: 'Karte {n} von {count}',
   },
   fr: {
     ticket: 'Billet', giftCard: 'Carte cadeau', value: 'Valeur', area: 'Zone', seat: 'Place', order: 'Commande', receipt: 'Reçu', total: 'Total',
-    paidCard: 'Payé par carte', paidCash: 'Payé en espèces', paidExternal: 'Payé', tendered: 'Reçu', change: 'Rendu', refunded: 'Remboursé',
+    paidCard: 'Payé par carte', paidCash: 'Payé en espèces', paidExternal: 'Payé', paidGiftCard: 'Payé par carte cadeau', balanceLeft: 'Solde restant', tendered: 'Reçu', change: 'Rendu', refunded: 'Remboursé',
     cancelled: 'ANNULÉ', thanks: 'Merci !', ticketOf: 'Billet {n} sur {count}',
   },
 } as const satisfies Record<PrintLanguage, Record<string, string>>;

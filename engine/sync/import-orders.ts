@@ -88,7 +88,7 @@ async function importOne(ctx: EngineContext, tx: Tx, apiKey: Caller, order: Impo
       body: { cartId: cart.id, expectedTotal: order.expectedTotal, payment: { method: 'external', reference: order.reference } },
       // gift cards (issue #24): parts held here under the terminal's reference settle into this order's redemptions;
       // cards the terminal sold are issued here under the codes it printed
-      imported: { giftCards: order.payment?.giftCards, issuedCodes: order.giftCardCodes },
+      imported: { giftCards: order.payment, issuedCodes: order.giftCardCodes },
     },
     now,
   );

@@ -104,6 +104,26 @@ describe('printing an order on an ESC/POS network printer', () => {
     expect(kinds(events, 'cut')).toHaveLength(1);
   });
 
+  it('prints each gift-card part of a split sale: the code masked to its last 4, the amount taken and the balance left then', async () => {
+    const bought = await placeOrder(engine, (await createCart(engine, [giftCard('gift-100')])).id, eur(10_000), cash());
+    const code = bought.giftCards[0]?.code ?? '';
+    const cart = await createCart(engine, [concert(2)]); // 7800
+    const order = orderOf(await checkout(engine, cart.id, cart.total, { method: 'cash', tendered: eur(3000), giftCards: [{ code, amount: eur(5000) }] }));
+    // a later spend does not change what this receipt says was left
+    const later = await createCart(engine, [concert(1)]);
+    orderOf(await checkout(engine, later.id, later.total, { method: 'giftCard', giftCards: [{ code }] }));
+    const before = printer.jobs.length;
+    const { job } = await print(engine, order.id, { what: 'receipt' });
+    await waitForJob(engine, job.id, (current) => current.state === 'done');
+    const [bytes] = (await printer.waitForJobs(before + 1)).slice(before);
+    const receipt = textOf(decodeEscPos(bytes ?? Buffer.alloc(0)));
+    expect(receipt).toMatch(new RegExp(`Gift card \\*\\*\\*\\*${code.slice(-4)}\\s+€50\\.00`));
+    expect(receipt).toMatch(/Balance left\s+€50\.00/);
+    expect(receipt).toMatch(/Paid in cash\s+€28\.00/);
+    expect(receipt).toMatch(/Change\s+€2\.00/);
+    expect(receipt).not.toContain(code);
+  });
+
   it('prints in the language of the checkout, whoever asks later; a request may name another', async () => {
     const order = await cashSale(engine, { 'accept-language': 'de-DE,de;q=0.9' });
     const { job } = await print(engine, order.id, { what: 'receipt' }, { 'accept-language': 'fr' });

@@ -52,17 +52,19 @@ describe('migration 0018 on SQLite: the refund time moves onto the attempt', () 
   it('back-fills refunded_at from the orders of a database at 0017', () => {
     const data = mkdtempSync(join(tmpdir(), 'kassa-0018-'));
     const upTo17 = migrationsUpTo(SQLITE_MIGRATIONS, 17);
+    const upTo18 = migrationsUpTo(SQLITE_MIGRATIONS, 18);
     const db = openDatabase(data, upTo17);
     try {
       expect(db.pragma('user_version', { simple: true })).toBe(17);
       db.exec(OLD_ROWS);
-      migrate(db);
+      migrate(db, upTo18);
       expect(db.pragma('user_version', { simple: true })).toBe(18);
       expect(db.prepare(READ).all()).toEqual(EXPECTED);
     } finally {
       db.close();
       rmSync(data, { recursive: true, force: true });
       rmSync(upTo17, { recursive: true, force: true });
+      rmSync(upTo18, { recursive: true, force: true });
     }
   });
 });
@@ -70,15 +72,17 @@ describe('migration 0018 on SQLite: the refund time moves onto the attempt', () 
 describe.skipIf(!postgresAvailable())(postgresSuite('migration 0018 on PostgreSQL: the refund time moves onto the attempt'), () => {
   it('back-fills refunded_at from the orders of a database at 0017, as on SQLite', async () => {
     const upTo17 = migrationsUpTo(PG_MIGRATIONS, 17);
+    const upTo18 = migrationsUpTo(PG_MIGRATIONS, 18);
     const pool = await openPostgres(await createTestDatabase(), { migrationsDir: upTo17 });
     try {
       expect((await pool.query('SELECT version FROM kassa_schema')).rows).toEqual([{ version: 17 }]);
       await pool.query(OLD_ROWS);
-      expect(await migratePostgres(pool)).toEqual({ version: 18, applied: [18] });
+      expect(await migratePostgres(pool, upTo18)).toEqual({ version: 18, applied: [18] });
       expect((await pool.query(READ)).rows).toEqual(EXPECTED);
     } finally {
       await pool.end();
       rmSync(upTo17, { recursive: true, force: true });
+      rmSync(upTo18, { recursive: true, force: true });
     }
   });
 });

@@ -188,7 +188,11 @@ export async function confirmRefund(tx: Tx, attemptId: string, now: number): Pro
 export function paymentView(attempt: AttemptRow, giftCardEntries: readonly GiftCardEntryRow[] = []): PaymentView {
   const parts = giftCardEntries
     .filter((entry) => entry.kind === 'redeem' && entry.state === 'settled')
-    .map((entry) => ({ code: entry.code, amount: { amount: -entry.amount, currency: attempt.currency } }));
+    .map((entry) => ({
+      code: entry.code,
+      amount: { amount: -entry.amount, currency: attempt.currency },
+      ...(entry.balanceAfter !== null && { balanceAfter: { amount: entry.balanceAfter, currency: attempt.currency } }),
+    }));
   const paid = { ...capturedPayment(attempt), ...(parts.length > 0 && { giftCards: parts }) };
   if (attempt.state === 'refunding') return { ...paid, status: 'refunding' };
   if (attempt.state !== 'refunded') return paid;

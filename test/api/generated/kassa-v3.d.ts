@@ -336,6 +336,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v3/gift-cards/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A gift card's balance and its transactions
+         * @description The code is matched case-insensitively, spaces and hyphens ignored. 404 GIFT_CARD_NOT_FOUND for an unknown code; a void card answers status void and balance 0. After 10 unknown codes within a minute the API key answers 429 RATE_LIMIT_EXCEEDED (with Retry-After) on this route, the quote and any checkout with `payment.giftCards`, until the minute has passed (per engine process).
+         */
+        get: operations["getGiftCard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/carts/{cartId}/gift-card-quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What these gift cards would pay of the cart, and what is left to pay
+         * @description The same split and refusals as POST /orders with payment.giftCards; nothing is held. After 10 unknown codes within a minute the API key answers 429 RATE_LIMIT_EXCEEDED (with Retry-After) on this route, the quote and any checkout with `payment.giftCards`, until the minute has passed (per engine process).
+         */
+        post: operations["quoteGiftCards"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/hub/gift-card-holds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hold a terminal checkout's gift-card parts at the hub
+         * @description A terminal holds its parts here (under its payment attempt id, `reference`) before it charges the rest; the import of its order, carrying `payment.giftCards: { holdReference, giftCards }`, settles them into redemptions of the imported order. Idempotent per reference: the same reference again answers the holds made first. The same refusals as a checkout.
+         */
+        post: operations["holdGiftCards"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/hub/gift-card-holds/{reference}/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Release a failed terminal checkout's gift-card holds
+         * @description Idempotent. Holds already settled into an imported order stay and are answered in `cards`; `released` says whether any were dropped now.
+         */
+        post: operations["releaseGiftCardHolds"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v3/allocations": {
         parameters: {
             query?: never;
@@ -2632,10 +2712,11 @@ export interface operations {
                                 };
                             }[];
                             payment: {
-                                /** @description none: the total was 0, nothing was paid */
-                                method: "card" | "cash" | "external" | "none";
+                                /** @description none: the total was 0, nothing was paid. giftCard: gift cards paid the whole total */
+                                method: "card" | "cash" | "external" | "none" | "giftCard";
                                 /** @description refunding: the order is cancelled and the card refund is asked of the provider until it confirms */
                                 status: "captured" | "refunding" | "refunded";
+                                /** @description what `method` took: the total less the gift-card parts (for giftCard: the whole total) */
                                 amount: {
                                     /** @description minor units of the currency */
                                     amount: number;
@@ -2658,6 +2739,23 @@ export interface operations {
                                 };
                                 /** Format: date-time */
                                 refundedAt?: string;
+                                /** @description the gift-card parts, in the order given; present when cards paid a part. Cancelling puts each back on its card at once */
+                                giftCards?: {
+                                    code: string;
+                                    amount: {
+                                        /** @description minor units of the currency */
+                                        amount: number;
+                                        /** @description ISO 4217 code, three upper-case letters */
+                                        currency: string;
+                                    };
+                                    /** @description the card's balance right after this order took its part */
+                                    balanceAfter?: {
+                                        /** @description minor units of the currency */
+                                        amount: number;
+                                        /** @description ISO 4217 code, three upper-case letters */
+                                        currency: string;
+                                    };
+                                }[];
                             };
                             /** @description the show the order is for (event, date, venue), from the current catalog, named in the request's Accept-Language; items, receipt lines and ticket areas are too. Printed tickets and receipts use the order's language: the one it was sold in (contract §12) unless a print request names another */
                             event?: {
@@ -2740,8 +2838,20 @@ export interface operations {
                         currency: string;
                     };
                     payment: {
-                        /** @description external: paid elsewhere already (a syncing terminal); needs the orders:import scope. none: only for a total of 0 (400 INVALID_FIELD_VALUE reason payment_required otherwise); a total of 0 paid by card or cash also becomes an order paid with none, and no provider is asked */
-                        method: "card" | "cash" | "external" | "none";
+                        /** @description external: paid elsewhere already (a syncing terminal); needs the orders:import scope. none: only for a total of 0 (400 INVALID_FIELD_VALUE reason payment_required otherwise); a total of 0 paid by card or cash also becomes an order paid with none, and no provider is asked. giftCard: the cards of `giftCards` pay the whole total (402 GIFT_CARD_INSUFFICIENT_BALANCE with details.remaining otherwise); card or cash with `giftCards` pay what the cards leave open */
+                        method: "card" | "cash" | "external" | "none" | "giftCard";
+                        /** @description redeemed first, in the order given; the rest is paid by `method`. The same code twice is 400 INVALID_FIELD_VALUE reason duplicate */
+                        giftCards?: {
+                            /** @description the card's code; case, spaces and hyphens do not matter */
+                            code: string;
+                            /** @description how much to take from this card (> 0, the cart's currency, at most its balance); without it, as much as its balance and the rest of the total allow */
+                            amount?: {
+                                /** @description minor units of the currency */
+                                amount: number;
+                                /** @description ISO 4217 code, three upper-case letters */
+                                currency: string;
+                            };
+                        }[];
                         /** @description external: where it was paid (the terminal's order id) */
                         reference?: string;
                         /** @description card: a payment token, never a card number */
@@ -2818,10 +2928,11 @@ export interface operations {
                                 };
                             }[];
                             payment: {
-                                /** @description none: the total was 0, nothing was paid */
-                                method: "card" | "cash" | "external" | "none";
+                                /** @description none: the total was 0, nothing was paid. giftCard: gift cards paid the whole total */
+                                method: "card" | "cash" | "external" | "none" | "giftCard";
                                 /** @description refunding: the order is cancelled and the card refund is asked of the provider until it confirms */
                                 status: "captured" | "refunding" | "refunded";
+                                /** @description what `method` took: the total less the gift-card parts (for giftCard: the whole total) */
                                 amount: {
                                     /** @description minor units of the currency */
                                     amount: number;
@@ -2844,6 +2955,23 @@ export interface operations {
                                 };
                                 /** Format: date-time */
                                 refundedAt?: string;
+                                /** @description the gift-card parts, in the order given; present when cards paid a part. Cancelling puts each back on its card at once */
+                                giftCards?: {
+                                    code: string;
+                                    amount: {
+                                        /** @description minor units of the currency */
+                                        amount: number;
+                                        /** @description ISO 4217 code, three upper-case letters */
+                                        currency: string;
+                                    };
+                                    /** @description the card's balance right after this order took its part */
+                                    balanceAfter?: {
+                                        /** @description minor units of the currency */
+                                        amount: number;
+                                        /** @description ISO 4217 code, three upper-case letters */
+                                        currency: string;
+                                    };
+                                }[];
                             };
                             /** @description the show the order is for (event, date, venue), from the current catalog, named in the request's Accept-Language; items, receipt lines and ticket areas are too. Printed tickets and receipts use the order's language: the one it was sold in (contract §12) unless a print request names another */
                             event?: {
@@ -2993,10 +3121,11 @@ export interface operations {
                                 };
                             }[];
                             payment: {
-                                /** @description none: the total was 0, nothing was paid */
-                                method: "card" | "cash" | "external" | "none";
+                                /** @description none: the total was 0, nothing was paid. giftCard: gift cards paid the whole total */
+                                method: "card" | "cash" | "external" | "none" | "giftCard";
                                 /** @description refunding: the order is cancelled and the card refund is asked of the provider until it confirms */
                                 status: "captured" | "refunding" | "refunded";
+                                /** @description what `method` took: the total less the gift-card parts (for giftCard: the whole total) */
                                 amount: {
                                     /** @description minor units of the currency */
                                     amount: number;
@@ -3019,6 +3148,23 @@ export interface operations {
                                 };
                                 /** Format: date-time */
                                 refundedAt?: string;
+                                /** @description the gift-card parts, in the order given; present when cards paid a part. Cancelling puts each back on its card at once */
+                                giftCards?: {
+                                    code: string;
+                                    amount: {
+                                        /** @description minor units of the currency */
+                                        amount: number;
+                                        /** @description ISO 4217 code, three upper-case letters */
+                                        currency: string;
+                                    };
+                                    /** @description the card's balance right after this order took its part */
+                                    balanceAfter?: {
+                                        /** @description minor units of the currency */
+                                        amount: number;
+                                        /** @description ISO 4217 code, three upper-case letters */
+                                        currency: string;
+                                    };
+                                }[];
                             };
                             /** @description the show the order is for (event, date, venue), from the current catalog, named in the request's Accept-Language; items, receipt lines and ticket areas are too. Printed tickets and receipts use the order's language: the one it was sold in (contract §12) unless a print request names another */
                             event?: {
@@ -3168,10 +3314,11 @@ export interface operations {
                                 };
                             }[];
                             payment: {
-                                /** @description none: the total was 0, nothing was paid */
-                                method: "card" | "cash" | "external" | "none";
+                                /** @description none: the total was 0, nothing was paid. giftCard: gift cards paid the whole total */
+                                method: "card" | "cash" | "external" | "none" | "giftCard";
                                 /** @description refunding: the order is cancelled and the card refund is asked of the provider until it confirms */
                                 status: "captured" | "refunding" | "refunded";
+                                /** @description what `method` took: the total less the gift-card parts (for giftCard: the whole total) */
                                 amount: {
                                     /** @description minor units of the currency */
                                     amount: number;
@@ -3194,6 +3341,23 @@ export interface operations {
                                 };
                                 /** Format: date-time */
                                 refundedAt?: string;
+                                /** @description the gift-card parts, in the order given; present when cards paid a part. Cancelling puts each back on its card at once */
+                                giftCards?: {
+                                    code: string;
+                                    amount: {
+                                        /** @description minor units of the currency */
+                                        amount: number;
+                                        /** @description ISO 4217 code, three upper-case letters */
+                                        currency: string;
+                                    };
+                                    /** @description the card's balance right after this order took its part */
+                                    balanceAfter?: {
+                                        /** @description minor units of the currency */
+                                        amount: number;
+                                        /** @description ISO 4217 code, three upper-case letters */
+                                        currency: string;
+                                    };
+                                }[];
                             };
                             /** @description the show the order is for (event, date, venue), from the current catalog, named in the request's Accept-Language; items, receipt lines and ticket areas are too. Printed tickets and receipts use the order's language: the one it was sold in (contract §12) unless a print request names another */
                             event?: {
@@ -3474,6 +3638,23 @@ export interface operations {
                             /** @description ISO 4217 code, three upper-case letters */
                             currency: string;
                         };
+                        /** @description the codes the terminal issued for the order's gift-card items, in item order: the hub issues the same cards, spendable anywhere once the order is here */
+                        giftCardCodes?: string[];
+                        /** @description gift cards paid part of it at the terminal, held at this hub under holdReference: the holds become redemptions of the imported order */
+                        payment?: {
+                            /** @description the reference the terminal held the parts under (POST /hub/gift-card-holds) */
+                            holdReference: string;
+                            giftCards: {
+                                /** @description the card's code; case, spaces and hyphens do not matter */
+                                code: string;
+                                amount: {
+                                    /** @description minor units of the currency */
+                                    amount: number;
+                                    /** @description ISO 4217 code, three upper-case letters */
+                                    currency: string;
+                                };
+                            }[];
+                        };
                     }[];
                 };
             };
@@ -3546,10 +3727,11 @@ export interface operations {
                                         };
                                     }[];
                                     payment: {
-                                        /** @description none: the total was 0, nothing was paid */
-                                        method: "card" | "cash" | "external" | "none";
+                                        /** @description none: the total was 0, nothing was paid. giftCard: gift cards paid the whole total */
+                                        method: "card" | "cash" | "external" | "none" | "giftCard";
                                         /** @description refunding: the order is cancelled and the card refund is asked of the provider until it confirms */
                                         status: "captured" | "refunding" | "refunded";
+                                        /** @description what `method` took: the total less the gift-card parts (for giftCard: the whole total) */
                                         amount: {
                                             /** @description minor units of the currency */
                                             amount: number;
@@ -3572,6 +3754,23 @@ export interface operations {
                                         };
                                         /** Format: date-time */
                                         refundedAt?: string;
+                                        /** @description the gift-card parts, in the order given; present when cards paid a part. Cancelling puts each back on its card at once */
+                                        giftCards?: {
+                                            code: string;
+                                            amount: {
+                                                /** @description minor units of the currency */
+                                                amount: number;
+                                                /** @description ISO 4217 code, three upper-case letters */
+                                                currency: string;
+                                            };
+                                            /** @description the card's balance right after this order took its part */
+                                            balanceAfter?: {
+                                                /** @description minor units of the currency */
+                                                amount: number;
+                                                /** @description ISO 4217 code, three upper-case letters */
+                                                currency: string;
+                                            };
+                                        }[];
                                     };
                                     /** @description the show the order is for (event, date, venue), from the current catalog, named in the request's Accept-Language; items, receipt lines and ticket areas are too. Printed tickets and receipts use the order's language: the one it was sold in (contract §12) unless a print request names another */
                                     event?: {
@@ -3618,6 +3817,383 @@ export interface operations {
                                     };
                                 };
                             }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getGiftCard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the card's code; case, spaces and hyphens do not matter */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            code: string;
+                            /** @description ISO 4217 code, three upper-case letters */
+                            currency: string;
+                            initial: {
+                                /** @description minor units of the currency */
+                                amount: number;
+                                /** @description ISO 4217 code, three upper-case letters */
+                                currency: string;
+                            };
+                            /** @description what can be spent now: a checkout in progress has its part out of it already */
+                            balance: {
+                                /** @description minor units of the currency */
+                                amount: number;
+                                /** @description ISO 4217 code, three upper-case letters */
+                                currency: string;
+                            };
+                            status: "active" | "void";
+                            /** @description settled entries, oldest first: a redemption negative, a refund back onto the card positive, a void (orderId: the order that issued it) the rest, negative */
+                            transactions: {
+                                /** Format: date-time */
+                                at: string;
+                                orderId: string;
+                                amount: {
+                                    /** @description minor units of the currency */
+                                    amount: number;
+                                    /** @description ISO 4217 code, three upper-case letters */
+                                    currency: string;
+                                };
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    quoteGiftCards: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cartId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description redeemed first, in the order given; the rest is paid by `method`. The same code twice is 400 INVALID_FIELD_VALUE reason duplicate */
+                    giftCards: {
+                        /** @description the card's code; case, spaces and hyphens do not matter */
+                        code: string;
+                        /** @description how much to take from this card (> 0, the cart's currency, at most its balance); without it, as much as its balance and the rest of the total allow */
+                        amount?: {
+                            /** @description minor units of the currency */
+                            amount: number;
+                            /** @description ISO 4217 code, three upper-case letters */
+                            currency: string;
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description each card the checkout would take, in the order given (a card that would take nothing is left out) */
+                            parts: {
+                                code: string;
+                                amount: {
+                                    /** @description minor units of the currency */
+                                    amount: number;
+                                    /** @description ISO 4217 code, three upper-case letters */
+                                    currency: string;
+                                };
+                                balance: {
+                                    /** @description minor units of the currency */
+                                    amount: number;
+                                    /** @description ISO 4217 code, three upper-case letters */
+                                    currency: string;
+                                };
+                                balanceAfter: {
+                                    /** @description minor units of the currency */
+                                    amount: number;
+                                    /** @description ISO 4217 code, three upper-case letters */
+                                    currency: string;
+                                };
+                            }[];
+                            /** @description what is left to pay by card or cash */
+                            remaining: {
+                                /** @description minor units of the currency */
+                                amount: number;
+                                /** @description ISO 4217 code, three upper-case letters */
+                                currency: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    holdGiftCards: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the terminal's payment attempt id: one hold per reference, for good */
+                    reference: string;
+                    /** @description ISO 4217 code, three upper-case letters */
+                    currency: string;
+                    /** @description redeemed first, in the order given; the rest is paid by `method`. The same code twice is 400 INVALID_FIELD_VALUE reason duplicate */
+                    cards: {
+                        /** @description the card's code; case, spaces and hyphens do not matter */
+                        code: string;
+                        /** @description how much to take from this card (> 0, the cart's currency, at most its balance); without it, as much as its balance and the rest of the total allow */
+                        amount?: {
+                            /** @description minor units of the currency */
+                            amount: number;
+                            /** @description ISO 4217 code, three upper-case letters */
+                            currency: string;
+                        };
+                    }[];
+                    total: {
+                        /** @description minor units of the currency */
+                        amount: number;
+                        /** @description ISO 4217 code, three upper-case letters */
+                        currency: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            reference: string;
+                            cards: {
+                                code: string;
+                                amount: {
+                                    /** @description minor units of the currency */
+                                    amount: number;
+                                    /** @description ISO 4217 code, three upper-case letters */
+                                    currency: string;
+                                };
+                            }[];
+                            /** @description the holds were given back (release) */
+                            released?: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    releaseGiftCardHolds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reference: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            reference: string;
+                            cards: {
+                                code: string;
+                                amount: {
+                                    /** @description minor units of the currency */
+                                    amount: number;
+                                    /** @description ISO 4217 code, three upper-case letters */
+                                    currency: string;
+                                };
+                            }[];
+                            /** @description the holds were given back (release) */
+                            released?: boolean;
                         };
                     };
                 };
