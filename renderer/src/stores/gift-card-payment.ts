@@ -29,7 +29,7 @@ export interface GiftCardPaymentState {
 const initial = { codes: [], quote: null, busy: false, error: null };
 
 /** The same code typed twice (another case, spaces or hyphens from a scanner) is one card. */
-export const sameCode = (a: string, b: string): boolean => normalize(a) === normalize(b);
+const sameCode = (a: string, b: string): boolean => normalize(a) === normalize(b);
 const normalize = (code: string) => code.replace(/[\s-]/g, '').toUpperCase();
 
 export const giftCardPaymentStore = createStore<GiftCardPaymentState>()((set, get) => {

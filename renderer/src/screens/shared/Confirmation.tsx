@@ -4,7 +4,6 @@ import { QrCode } from '../../components/QrCode';
 import { ReceiptLines } from '../../components/ReceiptLines';
 import { TotalLine } from '../../components/TotalLine';
 import { formatMoney, maskGiftCardCode } from '../../format';
-import { sameCode, useGiftCardPayment } from '../../stores/gift-card-payment';
 import { useLocale, useT } from '../../i18n/i18n';
 import { useCatalog } from '../../stores/catalog';
 import { PrintPanel } from './PrintPanel';
@@ -40,8 +39,6 @@ export function Confirmation({ order, onNewSale, returnInSeconds, returnInSecond
   const where = venue?.name ?? show?.location.name;
 
   const kiosk = useSession((state) => state.mode === 'kiosk');
-  // what stays on each card after this order: the engine's figure from the quote the sale was paid with
-  const quote = useGiftCardPayment((state) => state.quote);
   const printState = useKioskPrintState(order.id);
   const notPrinted = kiosk && (printState === 'not-printed' || printState === 'printer-trouble');
   const backInSeconds = notPrinted ? returnInSecondsIfNotPrinted : returnInSeconds;
@@ -78,15 +75,13 @@ export function Confirmation({ order, onNewSale, returnInSeconds, returnInSecond
       </p>
       {payment.giftCards && payment.giftCards.length > 0 && (
         <ul className="gift-card-paid" aria-label={t('giftCard.parts')}>
-          {payment.giftCards.map((part) => {
-            const after = quote?.parts.find((quotedPart) => sameCode(quotedPart.code, part.code))?.balanceAfter;
-            return (
-              <li key={part.code}>
-                {t('giftCard.card', { code: maskGiftCardCode(part.code) })}: {formatMoney(part.amount, locale)}
-                {after && <> · {t('confirm.giftCardLeft', { balance: formatMoney(after, locale) })}</>}
-              </li>
-            );
-          })}
+          {/* each card's part and what stayed on it right after this order (the engine's ledger) */}
+          {payment.giftCards.map((part) => (
+            <li key={part.code}>
+              {t('giftCard.card', { code: maskGiftCardCode(part.code) })}: {formatMoney(part.amount, locale)}
+              {part.balanceAfter && <> · {t('confirm.giftCardLeft', { balance: formatMoney(part.balanceAfter, locale) })}</>}
+            </li>
+          ))}
         </ul>
       )}
       {payment.change && payment.change.amount > 0 && (
