@@ -16,8 +16,8 @@ const isFocused = (locator: Locator): Promise<boolean> => locator.evaluate((elem
 const focusedLabel = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? '');
 const masked = (code: string) => `****${code.slice(-4)}`;
 
-/** A gift card sold through the API (paid cash at the box office): its code. */
-async function sellGiftCard(ui: UiHarness, priceOptionId: 'gift-25' | 'gift-50' | 'gift-100'): Promise<string> {
+/** A gift-card order placed through the API (paid cash at the box office). */
+async function giftCardOrder(ui: UiHarness, priceOptionId: 'gift-25' | 'gift-50' | 'gift-100'): Promise<Order> {
   const cart = await ui.engine.request<{ data: { id: string; total: unknown } }>('POST', '/carts', {
     body: { items: [{ occurrenceId: 'gift-card', inventoryItemId: 'gift-card', priceOptionId, quantity: 1 }] },
   });
@@ -27,7 +27,12 @@ async function sellGiftCard(ui: UiHarness, priceOptionId: 'gift-25' | 'gift-50' 
     body: { cartId: cart.body.data.id, expectedTotal: cart.body.data.total, payment: { method: 'cash' } },
   });
   expect(order.status, JSON.stringify(order.body)).toBe(201);
-  const code = order.body.data.giftCards[0]?.code;
+  return order.body.data;
+}
+
+/** A gift card sold through the API: its code. */
+async function sellGiftCard(ui: UiHarness, priceOptionId: 'gift-25' | 'gift-50' | 'gift-100'): Promise<string> {
+  const code = (await giftCardOrder(ui, priceOptionId)).giftCards[0]?.code;
   if (!code) throw new Error('the gift-card order issued no code');
   return code;
 }
@@ -205,6 +210,13 @@ describe('gift cards as payment in the browser (#24)', () => {
     await page.keyboard.press('Enter');
     await page.locator('[role="alert"][data-code="GIFT_CARD_NOT_FOUND"]').waitFor();
     await expectAccessible(page, 'gift-card balance check, unknown code');
+
+    // A card whose order was cancelled before it was used is void: it says so, with nothing to spend.
+    const issuer = await giftCardOrder(ui, 'gift-25');
+    expect((await ui.engine.request('POST', `/orders/${issuer.id}/cancel`)).status).toBe(200);
+    await field.fill(issuer.giftCards[0]?.code ?? '');
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').filter({ hasText: 'Balance €0.00 · void, cannot be used' }).waitFor();
   });
 
   it('kiosk: a gift card on the keypad, then a bank card for the rest', { timeout: 60_000 }, async () => {
