@@ -44,7 +44,7 @@ export const giftCardPaymentStore = createStore<GiftCardPaymentState>()((set, ge
     set({ busy: true, error: null });
     try {
       const quote = await api().giftCardQuote(cart.id, codes.map((code) => ({ code })));
-      // the cart changed meanwhile (a new one, another language's answer): this answer is not for it
+      // another cart meanwhile (a new sale, new tickets): this answer is not for it (the store was reset with it)
       if (cartStore.getState().cart?.id !== cart.id) return false;
       // a card the total no longer needs is left out of the quote (contract: it would take 0): it goes
       set({ codes: codes.filter((entered) => quote.parts.some((part) => sameCode(part.code, entered))), quote, busy: false, error: null });
