@@ -33,6 +33,12 @@ export interface CheckoutRequest {
    * reference, and the codes the terminal issued for its gift-card items (the cards are the same money here)
    */
   readonly imported?: { readonly giftCards?: ImportGiftCardPayment | undefined; readonly issuedCodes?: readonly string[] | undefined };
+  /**
+   * at a terminal (contract §10, §13): the gift-card parts its hub quoted — the cards live there. They are kept on
+   * the attempt (the order's payment shows them) and not held here: the caller holds them at the hub after this
+   * transaction, under the attempt's id (POST /hub/gift-card-holds), and releases them on any failure.
+   */
+  readonly upstreamGiftCards?: readonly { readonly code: string; readonly amount: number }[];
 }
 
 export type CheckoutStart =
@@ -78,9 +84,12 @@ export async function beginCheckoutIn(ctx: EngineContext, tx: Tx, request: Check
   }
   const guess = { throttle: ctx.giftCardGuesses, keyId: apiKeyId, now };
   const held = request.imported?.giftCards;
-  const split: GiftCardSplit = held === undefined
-    ? await splitGiftCards(tx, guess, body.payment, cart.kind, total)
-    : await heldGiftCards(tx, guess, held, cart.kind, total);
+  const upstream = request.upstreamGiftCards;
+  const split: GiftCardSplit = upstream !== undefined
+    ? partsElsewhere(upstream, cart.kind, total)
+    : held === undefined
+      ? await splitGiftCards(tx, guess, body.payment, cart.kind, total)
+      : await heldGiftCards(tx, guess, held, cart.kind, total);
   const { method, payment } = split.parts.length > 0 && split.remaining.amount === 0 && held === undefined
     ? { method: 'giftCard' as const, payment: {} }
     : checkPayment(body.payment, split.remaining, request.apiKeyScopes);
@@ -104,7 +113,7 @@ export async function beginCheckoutIn(ctx: EngineContext, tx: Tx, request: Check
     createdAt: now,
   };
   // an imported order's parts are held under the terminal's reference already (heldGiftCards)
-  const opened = await openAttempt(tx, attempt, split.holdReference === undefined ? split.parts : [], now);
+  const opened = await openAttempt(tx, attempt, split.holdReference === undefined && upstream === undefined ? split.parts : [], now);
   // this request works on it: leased, so no other process resumes or sweeps it while the provider is asked
   await tx.checkout.claimAttempt(attempt.id, now, now + ctx.paymentLeaseMs);
   await reserveVouchers(tx, attempt.id, await tx.carts.voucherCodes(cart.id), now);
@@ -166,6 +175,16 @@ function checkPaid(payment: PaymentRequest, total: Money, scopes: readonly strin
     throw new EngineError('INVALID_FIELD_VALUE', { param: 'payment.tendered.amount', details: { reason: 'more_than_max_tendered', total, maxTendered: { amount: most, currency: total.currency } } });
   }
   return { tendered };
+}
+
+/** Parts decided at the hub (a terminal's checkout): checked against the total, held there, not here. */
+function partsElsewhere(parts: readonly { readonly code: string; readonly amount: number }[], cartKind: 'ticket' | 'giftCard', total: Money): GiftCardSplit {
+  if (parts.length > 0 && cartKind === 'giftCard') throw new EngineError('GIFT_CARD_NOT_ACCEPTED', { param: 'payment.giftCards' });
+  const taken = parts.reduce((sum, part) => sum + part.amount, 0);
+  if (parts.some((part) => part.amount <= 0) || taken > total.amount) {
+    throw new EngineError('INVALID_FIELD_VALUE', { param: 'payment.giftCards', details: { reason: 'more_than_total', total } });
+  }
+  return { parts: parts.map((part) => ({ ...part, balance: 0, balanceAfter: 0 })), remaining: { amount: total.amount - taken, currency: total.currency } };
 }
 
 export interface StoredPayment {

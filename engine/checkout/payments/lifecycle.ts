@@ -193,7 +193,10 @@ export function paymentView(attempt: AttemptRow, giftCardEntries: readonly GiftC
       amount: { amount: -entry.amount, currency: attempt.currency },
       ...(entry.balanceAfter !== null && { balanceAfter: { amount: entry.balanceAfter, currency: attempt.currency } }),
     }));
-  const paid = { ...capturedPayment(attempt), ...(parts.length > 0 && { giftCards: parts }) };
+  // at a terminal the cards' ledger is at its hub: the parts the attempt was made with
+  const kept = (JSON.parse(attempt.request) as StoredPayment).giftCards ?? [];
+  const shown = parts.length > 0 ? parts : kept.map((part) => ({ code: part.code, amount: { amount: part.amount, currency: attempt.currency } }));
+  const paid = { ...capturedPayment(attempt), ...(shown.length > 0 && { giftCards: shown }) };
   if (attempt.state === 'refunding') return { ...paid, status: 'refunding' };
   if (attempt.state !== 'refunded') return paid;
   return { ...paid, status: 'refunded', ...(attempt.refundedAt !== null && { refundedAt: new Date(attempt.refundedAt).toISOString() }) };
