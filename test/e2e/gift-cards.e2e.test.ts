@@ -257,6 +257,19 @@ describe('gift cards as payment in the browser (#24)', () => {
     expect(order.payment.giftCards?.map((part) => part.amount)).toEqual([eur(2500)]);
     await page.getByText(`Gift card ${masked(code)}: €25.00 · Balance left €0.00`).waitFor();
     expect((await giftCard(ui, code)).balance).toEqual(eur(0));
+
+    // At the box office, its refund question: the gift-card part back onto the card, the rest to the bank card.
+    const staff = await ui.open('boxOffice');
+    await staff.getByRole('button', { name: 'Orders', exact: true }).click();
+    await staff.getByRole('searchbox', { name: 'Order id or ticket code' }).fill(order.id);
+    await staff.keyboard.press('Enter');
+    await staff.getByRole('button', { name: 'Cancel order and refund' }).click();
+    const ask = staff.getByRole('dialog', { name: `Cancel order ${order.id} and refund?` });
+    await ask.getByText(`€25.00 goes back onto gift card ${masked(code)}.`).waitFor();
+    await ask.getByText('€53.00 goes back to the card it was paid with. The tickets stop being valid.').waitFor();
+    await ask.getByRole('button', { name: 'Cancel and refund €78.00' }).click();
+    await staff.getByRole('status').filter({ hasText: 'Cancelled and refunded' }).waitFor();
+    expect((await giftCard(ui, code)).balance).toEqual(eur(2500));
   });
 
   it('kiosk: a declined bank card for the rest takes nothing off the gift card', async () => {
