@@ -52,3 +52,8 @@ export function formatCountdown(ms: number): string {
   const seconds = Math.max(0, Math.ceil(ms / 1000));
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 }
+
+/** A gift card's code as receipts and screens show it: its last four characters only (`****ABCD`). */
+export function maskGiftCardCode(code: string): string {
+  return `****${code.replace(/[\s-]/g, '').toUpperCase().slice(-4)}`;
+}

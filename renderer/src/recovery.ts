@@ -28,6 +28,12 @@ const BY_CODE: Readonly<Record<string, Recovery>> = {
   CART_CHECKOUT_IN_PROGRESS: 'retry-later',
   UPSTREAM_UNAVAILABLE: 'retry-later',
   IDEMPOTENCY_KEY_IN_PROGRESS: 'retry-later',
+  // gift cards (contract §13): a mistyped code is checked again; a void, spent or foreign card leaves another way to pay
+  GIFT_CARD_NOT_FOUND: 'fix-input',
+  GIFT_CARD_VOID: 'other-payment',
+  GIFT_CARD_INSUFFICIENT_BALANCE: 'other-payment',
+  GIFT_CARD_CURRENCY_MISMATCH: 'other-payment',
+  GIFT_CARD_NOT_ACCEPTED: 'other-payment',
 };
 
 const BY_TYPE: Readonly<Record<string, Recovery>> = {

@@ -1,7 +1,7 @@
 import { ApiError, networkError } from './errors';
 import { retryDelay, type Outcome } from './retry';
 import type { Cart, CreateCart, ErrorBody, StaffSession, Event, Holdings, Inventory, Location, Order, Payment, Money, PdfSize, PrintBody, PrintJob, Printer, SyncConflict, SyncStatus } from './types';
-import type { OrdersSummary } from './types';
+import type { GiftCardQuote, GiftCardView, OrdersSummary } from './types';
 
 /**
  * The UI's only way to the engine: its localhost HTTP API, typed by the engine's schemas. Answers in the
@@ -158,6 +158,16 @@ export function createClient(options: ClientOptions) {
     /** A timed-out checkout is retried with the same key: the engine answers the order it created, if any. */
     placeOrder: (body: { cartId: string; expectedTotal: Money; payment: Payment }, idempotencyKey: string) =>
       data(request<{ data: Order }>('POST', '/orders', { body, headers: { 'idempotency-key': idempotencyKey }, repeatable: true, timeoutMs: 30_000 })),
+    /**
+     * What the cards would take of the cart's total, in the order given, and what is left to pay (nothing held,
+     * nothing written): the UI shows the engine's figures and computes none (contract §13). Gift-card calls are
+     * answered at once, never retried: a 429 (too many unknown codes) or a terminal's 503 UPSTREAM_UNAVAILABLE is
+     * said to the person at the screen, who tries another card or pays otherwise.
+     */
+    giftCardQuote: (cartId: string, giftCards: { code: string }[]) =>
+      data(request<{ data: GiftCardQuote }>('POST', `${c(cartId)}/gift-card-quote`, { ...write({ giftCards }), once: true })),
+    /** a gift card's balance, status and transactions (the box office's balance check) */
+    giftCard: (code: string) => data(request<{ data: GiftCardView }>('GET', `/gift-cards/${encodeURIComponent(code)}`, { ...read, once: true })),
     order: (orderId: string) => data(request<{ data: Order }>('GET', `/orders/${encodeURIComponent(orderId)}`, read)),
     orderByTicket: (code: string) => data(request<{ data: Order[] }>('GET', `/orders?ticketCode=${encodeURIComponent(code)}`, read)),
     recentOrders: (limit = 20) => data(request<{ data: Order[] }>('GET', `/orders?limit=${limit}`, read)),

@@ -4,6 +4,7 @@ import type { Cart as CartSchema, CreateCartBody as CreateCartSchema } from '../
 import type { EventView, InventoryView, LocationView } from '../../../engine/contract/catalog';
 import type { MoneyBody } from '../../../engine/contract/common';
 import type { Order as OrderSchema, PaymentRequest as PaymentSchema } from '../../../engine/contract/order';
+import type { GiftCardQuote as GiftCardQuoteSchema, GiftCardView as GiftCardViewSchema } from '../../../engine/contract/gift-card';
 import type { Holdings as HoldingsSchema } from '../../../engine/contract/holdings';
 import type { SyncConflict as SyncConflictSchema, SyncStatus as SyncStatusSchema } from '../../../engine/contract/sync';
 export type { PrintBody, PrintJob, Printer } from '../../../engine/contract/printing';
@@ -26,6 +27,11 @@ export type Payment = PaymentSchema;
 export type SyncStatus = SyncStatusSchema;
 export type SyncConflict = SyncConflictSchema;
 export type Holdings = HoldingsSchema;
+/** POST /carts/{cartId}/gift-card-quote: what each card would take and what is left to pay (contract §13) */
+export type GiftCardQuote = GiftCardQuoteSchema;
+export type GiftCardPart = GiftCardQuote['parts'][number];
+/** GET /gift-cards/{code} */
+export type GiftCardView = GiftCardViewSchema;
 export type { Static };
 
 /** The error envelope of spec §7.1. */

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { Money } from '../api/types';
 import { currencyScale, formatMoney, minorToDecimal } from '../format';
 import type { Translate } from '../i18n/i18n';
@@ -7,6 +7,7 @@ import { outcomeKey } from './test-cards';
 interface Props {
   t: Translate;
   locale: string;
+  /** what card or cash pays: the total, or what the gift cards leave of it (the engine's quote) */
   total: Money;
   testTokens: readonly string[];
   busy: boolean;
@@ -14,13 +15,19 @@ interface Props {
   cash: boolean;
   onCard(token: string): void;
   onCash(tendered: Money): void;
+  /** gift cards accepted (not for a gift-card cart): the gift-card step, and whether the cards cover the total */
+  giftCard?: { step: ReactNode; covered: boolean; onComplete(): void };
 }
 
 const NOTES = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000];
 
-/** Card (with the simulator's test cards while it is in use) or cash with the amount tendered. */
-export function PaymentPanel({ t, locale, total, testTokens, busy, cash, onCard, onCash }: Props) {
-  const [method, setMethod] = useState<'card' | 'cash' | null>(null);
+/**
+ * Card (with the simulator's test cards while it is in use) or cash with the amount tendered; gift cards first
+ * when the cart takes them, then card or cash for what they leave, or `Complete sale` when they cover it all.
+ */
+export function PaymentPanel({ t, locale, total, testTokens, busy, cash, onCard, onCash, giftCard }: Props) {
+  const [method, setMethod] = useState<'card' | 'cash' | 'giftCard' | null>(null);
+  const covered = giftCard?.covered === true;
   const [token, setToken] = useState(testTokens[0] ?? '');
   const [tendered, setTendered] = useState('');
   const scale = currencyScale(total.currency);
@@ -31,16 +38,27 @@ export function PaymentPanel({ t, locale, total, testTokens, busy, cash, onCard,
   return (
     <section className="payment" aria-label={t('pay.card')}>
       <div className="methods">
-        <button type="button" id="pay-card" className="primary" aria-pressed={method === 'card'} disabled={busy} onClick={() => setMethod('card')}>
+        <button type="button" id="pay-card" className="primary" aria-pressed={method === 'card'} aria-keyshortcuts="F3" disabled={busy || covered} onClick={() => setMethod('card')}>
           {t('pay.card')}
         </button>
         {cash && (
-          <button type="button" id="pay-cash" className="primary" aria-pressed={method === 'cash'} disabled={busy} onClick={() => setMethod('cash')}>
+          <button type="button" id="pay-cash" className="primary" aria-pressed={method === 'cash'} aria-keyshortcuts="F2" disabled={busy || covered} onClick={() => setMethod('cash')}>
             {t('pay.cash')}
           </button>
         )}
+        {giftCard && (
+          <button type="button" id="pay-gift-card" className="primary" aria-pressed={method === 'giftCard'} aria-keyshortcuts="F7" disabled={busy} onClick={() => setMethod('giftCard')}>
+            {t('giftCard.pay')}
+          </button>
+        )}
       </div>
-      {method === 'card' && (
+      {giftCard && covered && (
+        <button type="button" id="gift-card-complete" className="primary big" disabled={busy} autoFocus onClick={giftCard.onComplete}>
+          {t('giftCard.complete')}
+        </button>
+      )}
+      {method === 'giftCard' && !covered && giftCard?.step}
+      {method === 'card' && !covered && (
         <form
           className="card-step"
           onSubmit={(event) => {
@@ -68,7 +86,7 @@ export function PaymentPanel({ t, locale, total, testTokens, busy, cash, onCard,
           </button>
         </form>
       )}
-      {method === 'cash' && (
+      {method === 'cash' && !covered && (
         <form
           className="cash-step"
           onSubmit={(event) => {

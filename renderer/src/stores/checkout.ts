@@ -3,11 +3,13 @@ import { toApiError, type ApiError } from '../api/errors';
 import { api } from '../api/service';
 import type { Order, Payment } from '../api/types';
 import { cartStore } from './cart';
+import { giftCardPaymentStore } from './gift-card-payment';
 
 /**
  * Paying for the held cart (spec §4.7, §7.4, §7.6). Every new attempt gets a new Idempotency-Key; only a
  * provider failure (502, the key not used up) is tried again with the same one. A 3-D Secure challenge is
- * shown in a dialog; its result is sent with a new key.
+ * shown in a dialog; its result is sent with a new key. Gift cards entered for the cart (gift-card-payment)
+ * go with every attempt, in the order entered; card or cash pays what they leave (contract §13).
  */
 export interface Challenge {
   readonly url: string;
@@ -23,6 +25,8 @@ export interface CheckoutState {
   last: { payment: Payment; key: string } | null;
   cardPaid(token: string): Promise<void>;
   cashPaid(tendered?: Payment['tendered']): Promise<void>;
+  /** the gift cards cover the whole total (the engine's quote left nothing to pay) */
+  giftCardPaid(): Promise<void>;
   challengeAnswered(result: { outcome: string; authenticationResult?: string }): Promise<void>;
   challengeCancelled(): void;
   retried(): Promise<void>;
@@ -33,9 +37,11 @@ export interface CheckoutState {
 const initial = { phase: 'idle' as const, challenge: null, order: null, error: null, last: null };
 
 export const checkoutStore = createStore<CheckoutState>()((set, get) => {
-  async function attempt(payment: Payment, key: string = crypto.randomUUID()): Promise<void> {
+  async function attempt(asked: Payment, key: string = crypto.randomUUID()): Promise<void> {
     const cart = cartStore.getState().cart;
     if (!cart) return;
+    const codes = giftCardPaymentStore.getState().codes;
+    const payment: Payment = codes.length > 0 && !asked.giftCards ? { ...asked, giftCards: codes.map((code) => ({ code })) } : asked;
     set({ phase: 'paying', error: null, challenge: null, last: { payment, key } });
     // An error of an earlier cart step (a refused voucher) is over once staff move on to paying (#22).
     if (cartStore.getState().error) cartStore.setState({ error: null });
@@ -53,6 +59,8 @@ export const checkoutStore = createStore<CheckoutState>()((set, get) => {
         return set({ ...initial });
       }
       if (error.code === 'EXPECTED_TOTAL_MISMATCH') await refreshCart();
+      // a card spent elsewhere meanwhile, or voided: the cards are quoted again, so `Left to pay` is current
+      if (error.code.startsWith('GIFT_CARD_')) await giftCardPaymentStore.getState().cartRepriced();
       set({ phase: 'idle', error });
     }
   }
@@ -61,6 +69,7 @@ export const checkoutStore = createStore<CheckoutState>()((set, get) => {
     ...initial,
     cardPaid: (token) => attempt({ method: 'card', token }),
     cashPaid: (tendered) => attempt({ method: 'cash', ...(tendered && { tendered }) }),
+    giftCardPaid: () => attempt({ method: 'giftCard' }),
     async challengeAnswered(result) {
       const token = get().last?.payment.token;
       if (get().phase !== 'challenge' || !token) return;

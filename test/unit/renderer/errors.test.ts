@@ -60,12 +60,12 @@ const EXPECTED_BY_CODE: Readonly<Record<string, Recovery>> = {
   INVALID_STAFF_PIN: 'sign-in',
   // storage (issue #23): the hub's PostgreSQL restarting
   DATABASE_UNAVAILABLE: 'retry-later',
-  // gift cards (issue #24): by their types until the UI handles them specifically
-  GIFT_CARD_NOT_FOUND: 'refresh',
-  GIFT_CARD_VOID: 'start-over',
+  // gift cards (issue #24)
+  GIFT_CARD_NOT_FOUND: 'fix-input',
+  GIFT_CARD_VOID: 'other-payment',
   GIFT_CARD_INSUFFICIENT_BALANCE: 'other-payment',
-  GIFT_CARD_CURRENCY_MISMATCH: 'fix-input',
-  GIFT_CARD_NOT_ACCEPTED: 'fix-input',
+  GIFT_CARD_CURRENCY_MISMATCH: 'other-payment',
+  GIFT_CARD_NOT_ACCEPTED: 'other-payment',
   GIFT_CARD_ALREADY_USED: 'refresh',
 };
 
@@ -81,6 +81,13 @@ const SPECIFIC: Readonly<Record<string, Recovery>> = {
   PAYMENT_PROVIDER_UNAVAILABLE: 'retry-later',
   CURRENCY_TEMPORARILY_UNAVAILABLE: 'retry-later',
   CART_CHECKOUT_IN_PROGRESS: 'retry-later',
+  // gift cards (issue #24): a mistyped code is checked again (not "the cart was refreshed"); a void card is no
+  // reason to start over, nor a card that does not cover or is of another currency: another way to pay is
+  GIFT_CARD_NOT_FOUND: 'fix-input',
+  GIFT_CARD_VOID: 'other-payment',
+  GIFT_CARD_INSUFFICIENT_BALANCE: 'other-payment',
+  GIFT_CARD_CURRENCY_MISMATCH: 'other-payment',
+  GIFT_CARD_NOT_ACCEPTED: 'other-payment',
 };
 
 /** Broad handling by type (spec §7.2), plus the client's own NETWORK_ERROR. */

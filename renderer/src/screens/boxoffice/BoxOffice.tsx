@@ -13,6 +13,7 @@ import { startNewSale } from '../shared/new-sale';
 import { TicketPicker } from '../shared/TicketPicker';
 import { useConnectivity } from '../../stores/connectivity';
 import { Holdings } from './Holdings';
+import { GiftCardBalance } from './GiftCardBalance';
 import { OrderLookup } from './OrderLookup';
 import { SyncInbox } from './SyncInbox';
 import { PrintQueue, PrintQueueButton } from './PrintQueue';
@@ -44,6 +45,7 @@ export function BoxOffice() {
   const [lookup, setLookup] = useState(false);
   const [inbox, setInbox] = useState(false);
   const [printQueue, setPrintQueue] = useState(false);
+  const [balance, setBalance] = useState(false);
   const syncing = useConnectivity((state) => state.waiting !== null);
   const eventsShown = useCatalog((state) => state.events.length > 0);
   const conflicts = useConnectivity((state) => state.conflicts.length);
@@ -59,6 +61,7 @@ export function BoxOffice() {
     setLookup(false);
     setInbox(false);
     setPrintQueue(false);
+    setBalance(false);
     focusSaleStart();
   }, []);
   /** F6 or the button: the sale on screen is done with; the next one starts where the keyboard left off. */
@@ -85,7 +88,11 @@ export function BoxOffice() {
         click('pay-card');
         focusSoon('card-charge');
       } else if (event.key === 'F4') document.getElementById('voucher-code')?.focus();
-      else if (event.key === 'F8') {
+      else if (event.key === 'F7') {
+        // F4 was the voucher's before gift cards came: gift cards take the next free key
+        click('pay-gift-card');
+        focusSoon('gift-card-code');
+      } else if (event.key === 'F8') {
         setLookup(true);
         focusSoon('lookup-query');
       } else if (event.key === 'Escape' && cartStore.getState().cart) {
@@ -101,6 +108,7 @@ export function BoxOffice() {
   if (lookup) return <OrderLookup onBack={backToSale} />;
   if (inbox) return <SyncInbox onBack={backToSale} />;
   if (printQueue) return <PrintQueue onBack={backToSale} />;
+  if (balance) return <GiftCardBalance onBack={backToSale} />;
   if (order) {
     return (
       <>
@@ -116,6 +124,9 @@ export function BoxOffice() {
         <EventList />
         <button type="button" className="secondary" onClick={() => setLookup(true)}>
           {t('lookup.open')}
+        </button>
+        <button type="button" className="secondary" onClick={() => setBalance(true)}>
+          {t('giftCardBalance.open')}
         </button>
         <PrintQueueButton onOpen={() => setPrintQueue(true)} />
         {syncing && (

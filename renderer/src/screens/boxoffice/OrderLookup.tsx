@@ -3,7 +3,7 @@ import type { Order } from '../../api/types';
 import { useConfirm } from '../../components/ConfirmDialog';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { ReceiptLines } from '../../components/ReceiptLines';
-import { formatMoney } from '../../format';
+import { formatMoney, maskGiftCardCode } from '../../format';
 import { orderShowDate } from '../shared/gift-cards';
 import { useLocale, useT, type Translate } from '../../i18n/i18n';
 import { useCatalog } from '../../stores/catalog';
@@ -37,8 +37,14 @@ export function OrderLookup({ onBack }: { onBack(): void }) {
   const cancel = async (order: Order) => {
     const yes = await confirm.ask({
       title: t('refund.title', { id: order.id }),
-      body: <p>{refundText(t, order, locale)}</p>,
-      confirm: t('refund.confirm', { amount: formatMoney(order.payment.amount, locale) }),
+      body: (
+        <ul className="refund-parts">
+          {refundParts(t, order, locale).map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
+      ),
+      confirm: t('refund.confirm', { amount: formatMoney(order.total, locale) }),
     });
     if (yes) await actions.cancelled(order.id);
   };
@@ -114,17 +120,23 @@ export function OrderLookup({ onBack }: { onBack(): void }) {
   );
 }
 
+/** How the order was paid, part by part: each gift card, then what card or cash paid. */
 function paymentText(t: Translate, order: Order, locale: string): string {
   const amount = formatMoney(order.payment.amount, locale);
-  if (order.payment.method === 'cash') return t('lookup.paidCash', { amount });
-  if (order.payment.method === 'card') return t('lookup.paidCard', { amount });
-  return t('confirm.paidOther');
+  const cards = (order.payment.giftCards ?? []).map((part) => t('lookup.paidGiftCard', { amount: formatMoney(part.amount, locale), code: maskGiftCardCode(part.code) }));
+  // method giftCard: the cards paid it all, listed above
+  const rest = order.payment.method === 'cash' ? t('lookup.paidCash', { amount }) : order.payment.method === 'card' ? t('lookup.paidCard', { amount }) : order.payment.method === 'giftCard' ? null : t('confirm.paidOther');
+  return [...cards, ...(rest === null ? [] : [rest])].join(' · ');
 }
 
-/** What the refund does, in the words staff act on: cash to hand back, or money back to the card. */
-function refundText(t: Translate, order: Order, locale: string): string {
+/**
+ * What the refund does, part by part, in the words staff act on (contract §13): each gift-card part back onto
+ * its card, the card part back to the card it was paid with, the cash part handed back.
+ */
+function refundParts(t: Translate, order: Order, locale: string): string[] {
   const amount = formatMoney(order.payment.amount, locale);
-  if (order.payment.method === 'cash') return t('refund.cash', { amount });
-  if (order.payment.method === 'card') return t('refund.card', { amount });
-  return t('refund.other');
+  const cards = (order.payment.giftCards ?? []).map((part) => t('refund.giftCard', { amount: formatMoney(part.amount, locale), code: maskGiftCardCode(part.code) }));
+  const method = order.payment.method;
+  const rest = method === 'cash' ? t('refund.cash', { amount }) : method === 'card' ? t('refund.card', { amount }) : method === 'giftCard' ? t('refund.tickets') : t('refund.other');
+  return [...cards, rest];
 }

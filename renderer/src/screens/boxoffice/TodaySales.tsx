@@ -61,7 +61,7 @@ export function TodaySales({ onShow }: { onShow(order: Order): void }) {
                 heading: t('today.payment'),
                 cell: (order) => (
                   <>
-                    {t(order.payment.method === 'cash' ? 'today.cash' : order.payment.method === 'card' ? 'today.card' : 'today.other')}
+                    {t(order.payment.method === 'cash' ? 'today.cash' : order.payment.method === 'card' ? 'today.card' : order.payment.method === 'giftCard' ? 'today.giftCard' : 'today.other')}
                     {order.status === 'cancelled' && <> · {t('lookup.status.cancelled')}</>}
                   </>
                 ),

@@ -3,7 +3,7 @@ import type { Order } from '../../api/types';
 import { QrCode } from '../../components/QrCode';
 import { ReceiptLines } from '../../components/ReceiptLines';
 import { TotalLine } from '../../components/TotalLine';
-import { formatMoney } from '../../format';
+import { formatMoney, maskGiftCardCode } from '../../format';
 import { useLocale, useT } from '../../i18n/i18n';
 import { useCatalog } from '../../stores/catalog';
 import { PrintPanel } from './PrintPanel';
@@ -69,8 +69,21 @@ export function Confirmation({ order, onNewSale, returnInSeconds, returnInSecond
             ? t('confirm.paidCash', { tendered: formatMoney(payment.tendered, locale), change: formatMoney(payment.change, locale) })
             : payment.method === 'card'
               ? t('confirm.paidCard')
-              : t('confirm.paidOther')}
+              : payment.method === 'giftCard'
+                ? t('confirm.paidGiftCard')
+                : t('confirm.paidOther')}
       </p>
+      {payment.giftCards && payment.giftCards.length > 0 && (
+        <ul className="gift-card-paid" aria-label={t('giftCard.parts')}>
+          {/* each card's part and what stayed on it right after this order (the engine's ledger) */}
+          {payment.giftCards.map((part) => (
+            <li key={part.code}>
+              {t('giftCard.card', { code: maskGiftCardCode(part.code) })}: {formatMoney(part.amount, locale)}
+              {part.balanceAfter && <> · {t('confirm.giftCardLeft', { balance: formatMoney(part.balanceAfter, locale) })}</>}
+            </li>
+          ))}
+        </ul>
+      )}
       {payment.change && payment.change.amount > 0 && (
         <p className="change" role="status">
           {t('cash.change')}: <strong>{formatMoney(payment.change, locale)}</strong>

@@ -1,5 +1,5 @@
 import { formatDateTime } from '../../format';
-import type { Event, Order } from '../../api/types';
+import type { Cart, Event, Order } from '../../api/types';
 
 /**
  * Gift cards in the UI (spec §3: a cart holds at most one gift card, of quantity 1). A gift card is sold
@@ -10,6 +10,9 @@ export const isGiftCardEvent = (event: Pick<Event, 'kind'> | undefined): boolean
 
 /** An order that sells a gift card (a cart never mixes gift cards and tickets). */
 export const isGiftCardOrder = (order: Pick<Order, 'items'>): boolean => order.items.some((item) => item.type === 'giftCard');
+
+/** A cart that sells a gift card: gift cards do not pay for it (contract §13, GIFT_CARD_NOT_ACCEPTED). */
+export const isGiftCardCart = (cart: Pick<Cart, 'items'>): boolean => cart.items.some((item) => item.type === 'giftCard');
 
 /** the most gift cards one cart holds */
 export const GIFT_CARDS_PER_CART = 1;
