@@ -1,13 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, it } from 'vitest';
-import { readNumber } from '../helpers/db-rows';
-import { onPostgres, withStore } from '../helpers/engine';
+import { describe, expect, it } from 'vitest';
+import { waitFor, withCrashRig } from '../helpers/crash-engine';
+import { onPostgres } from '../helpers/engine';
 import type { GiftCardView } from '../helpers/gift-api';
-import { createTestDatabase } from '../helpers/postgres';
-import { kill, startServe, type ServeProcess } from '../helpers/serve-process';
+import { kill } from '../helpers/serve-process';
 
 /**
  * No card loses balance unless the order exists (design of issue #24): an engine killed with SIGKILL while two
@@ -16,27 +11,9 @@ import { kill, startServe, type ServeProcess } from '../helpers/serve-process';
  * its part is back on the card.
  */
 
-const running: ServeProcess[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((proc) => kill(proc, 'SIGKILL')));
-});
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await sleep(50);
-  }
-}
-
 describe('SIGKILL while checkouts with gift-card parts are at the provider', () => {
   it('after a restart: the charged one is an order holding its part once, the other part is back on the card', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'kassa-gift-crash-'));
-    try {
-      const engine = { dataDir, database: onPostgres ? await createTestDatabase({ migrated: true }) : undefined };
-      const database = engine.database === undefined ? [] : ['--database', engine.database];
-      const count = (sql: string) => readNumber(engine, sql);
-      const key = await withStore(engine, async (store) => (await store.repos.keys.create('till', ['admin'])).key);
+    await withCrashRig('kassa-gift-crash-', async ({ key, count, serve }) => {
       const call = async <T>(url: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> => {
         const response = await fetch(`${url}/api/v3${path}`, {
           method,
@@ -51,8 +28,7 @@ describe('SIGKILL while checkouts with gift-card parts are at the provider', () 
         return made.body.data;
       };
 
-      const first = await startServe(['--data', dataDir, ...database, '--rate-limit', '0', '--psp-answer-delay-ms', '60000']);
-      running.push(first);
+      const first = await serve(['--psp-answer-delay-ms', '60000']);
       // the card is sold for cash (the provider answers late on purpose)
       const giftCart = await newCart(first.url, [{ occurrenceId: 'gift-card', inventoryItemId: 'gift-card', priceOptionId: 'gift-100', quantity: 1 }]);
       const sold = await call<{ data: { giftCards: { code: string }[] } }>(first.url, 'POST', '/orders', { cartId: giftCart.id, expectedTotal: giftCart.total, payment: { method: 'cash' } });
@@ -71,8 +47,7 @@ describe('SIGKILL while checkouts with gift-card parts are at the provider', () 
       await kill(first, 'SIGKILL');
       expect(await Promise.all(lost)).toEqual(['connection lost', 'connection lost']);
 
-      const second = await startServe(['--data', dataDir, ...database, '--rate-limit', '0']);
-      running.push(second);
+      const second = await serve();
       // on PostgreSQL the attempts' leases (the provider deadline) run out first, then a sweep settles them
       await waitFor(async () => (await count("SELECT COUNT(*) AS n FROM payment_attempts WHERE state = 'pending'")) === 0, onPostgres ? 75_000 : 10_000);
       const orders = await call<{ data: { id: string; cartId: string; status: string }[] }>(second.url, 'GET', '/orders?limit=10');
@@ -82,8 +57,6 @@ describe('SIGKILL while checkouts with gift-card parts are at the provider', () 
       const view = (await call<{ data: GiftCardView }>(second.url, 'GET', `/gift-cards/${code}`)).body.data;
       expect(view.balance.amount).toBe(8000);
       expect(view.transactions.map((entry) => [entry.orderId, entry.amount.amount])).toEqual([[order?.id, -2000]]);
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
-    }
+    });
   }, 150_000);
 });

@@ -1,12 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, it } from 'vitest';
-import { readNumber } from '../helpers/db-rows';
-import { onPostgres, withStore } from '../helpers/engine';
-import { createTestDatabase } from '../helpers/postgres';
-import { kill, startServe, type ServeProcess } from '../helpers/serve-process';
+import { describe, expect, it } from 'vitest';
+import { waitFor, withCrashRig } from '../helpers/crash-engine';
+import { onPostgres } from '../helpers/engine';
+import { kill } from '../helpers/serve-process';
 
 /**
  * A crash in a checkout with gift-card parts (issue #24): the engine is killed with SIGKILL while the provider has
@@ -15,33 +10,14 @@ import { kill, startServe, type ServeProcess } from '../helpers/serve-process';
  * settles the attempt by what the provider says, and the holds follow it: approved, they are the order's.
  */
 
-const running: ServeProcess[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((proc) => kill(proc, 'SIGKILL')));
-});
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await sleep(50);
-  }
-}
-
 describe('SIGKILL during a checkout with a gift-card part', () => {
   it('keeps the part held while the attempt is open, and redeems it with the order the restart makes — once', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'kassa-gift-crash-'));
-    try {
-      const engine = { dataDir, database: onPostgres ? await createTestDatabase({ migrated: true }) : undefined };
-      const database = engine.database === undefined ? [] : ['--database', engine.database];
-      const count = (sql: string) => readNumber(engine, sql);
-      const key = await withStore(engine, async (store) => (await store.repos.keys.create('till', ['admin'])).key);
+    await withCrashRig('kassa-gift-crash-', async ({ key, count, serve }) => {
       const headers = { 'x-svc-api-key': key, 'content-type': 'application/json' };
       const post = async (url: string, body: unknown, extra: Record<string, string> = {}) =>
         fetch(url, { method: 'POST', headers: { ...headers, ...extra }, body: JSON.stringify(body) });
 
-      const first = await startServe(['--data', dataDir, ...database, '--rate-limit', '0', '--psp-answer-delay-ms', '60000']);
-      running.push(first);
+      const first = await serve(['--psp-answer-delay-ms', '60000']);
       // a €50 card, bought with cash (no provider)
       const giftCart = ((await (await post(`${first.url}/api/v3/carts`, { items: [{ occurrenceId: 'gift-card', inventoryItemId: 'gift-card', priceOptionId: 'gift-50', quantity: 1 }] })).json()) as { data: { id: string; total: unknown } }).data;
       const bought = await post(`${first.url}/api/v3/orders`, { cartId: giftCart.id, expectedTotal: giftCart.total, payment: { method: 'cash' } }, { 'idempotency-key': crypto.randomUUID() });
@@ -60,8 +36,7 @@ describe('SIGKILL during a checkout with a gift-card part', () => {
       expect(await count("SELECT COUNT(*) AS n FROM gift_card_entries WHERE state = 'held' AND amount = -1000")).toBe(1);
       expect(await count('SELECT COUNT(*) AS n FROM psp_charges WHERE amount = ' + String(cart.total.amount - 1000))).toBe(1);
 
-      const second = await startServe(['--data', dataDir, ...database, '--rate-limit', '0']);
-      running.push(second);
+      const second = await serve();
       if (onPostgres) await waitFor(async () => (await count("SELECT COUNT(*) AS n FROM orders WHERE cart_id = '" + cart.id + "'")) === 1, 75_000);
       expect(await count("SELECT COUNT(*) AS n FROM gift_card_entries WHERE state = 'held'")).toBe(0);
       expect(await count("SELECT COUNT(*) AS n FROM gift_card_entries WHERE state = 'settled' AND kind = 'redeem' AND amount = -1000 AND balance_after = 4000")).toBe(1);
@@ -73,8 +48,6 @@ describe('SIGKILL during a checkout with a gift-card part', () => {
       expect(order.payment).toMatchObject({ method: 'card', amount: { amount: cart.total.amount - 1000 }, giftCards: [{ code, amount: { amount: 1000, currency: 'EUR' } }] });
       const card = await fetch(`${second.url}/api/v3/gift-cards/${code}`, { headers });
       expect(((await card.json()) as { data: { balance: { amount: number } } }).data.balance.amount).toBe(4000);
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
-    }
+    });
   }, 150_000);
 });

@@ -1,44 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, it } from 'vitest';
-import { readNumber } from '../helpers/db-rows';
-import { onPostgres, withStore } from '../helpers/engine';
-import { createTestDatabase } from '../helpers/postgres';
-import { kill, startServe, type ServeProcess } from '../helpers/serve-process';
+import { describe, expect, it } from 'vitest';
+import { waitFor, withCrashRig } from '../helpers/crash-engine';
+import { onPostgres } from '../helpers/engine';
+import { kill } from '../helpers/serve-process';
 
 /**
  * A crash between the provider's approval and the order's commit: the engine process is killed with
  * SIGKILL while the simulated provider has recorded the charge but its answer is still on the way.
  */
 
-const running: ServeProcess[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((proc) => kill(proc, 'SIGKILL')));
-});
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await sleep(50);
-  }
-}
-
 describe('SIGKILL between the provider approval and the order commit', () => {
   it('ends with exactly one order and one charge after a restart, and the retry replays it', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'kassa-crash-'));
-    try {
-      // the engine's database: SQLite in dataDir, or a fresh PostgreSQL database in the postgres project
-      const engine = { dataDir, database: onPostgres ? await createTestDatabase({ migrated: true }) : undefined };
-      const database = engine.database === undefined ? [] : ['--database', engine.database];
-      const count = (sql: string) => readNumber(engine, sql);
-      const key = await withStore(engine, async (store) => (await store.repos.keys.create('till', ['admin'])).key);
+    await withCrashRig('kassa-crash-', async ({ key, count, serve }) => {
       const headers = { 'x-svc-api-key': key, 'content-type': 'application/json' };
 
-      const first = await startServe(['--data', dataDir, ...database, '--rate-limit', '0', '--psp-answer-delay-ms', '60000']);
-      running.push(first);
+      const first = await serve(['--psp-answer-delay-ms', '60000']);
       const created = await fetch(`${first.url}/api/v3/carts`, {
         method: 'POST',
         headers,
@@ -59,8 +34,7 @@ describe('SIGKILL between the provider approval and the order commit', () => {
       expect(await count('SELECT COUNT(*) AS n FROM orders')).toBe(0);
       expect(await count("SELECT COUNT(*) AS n FROM payment_attempts WHERE state = 'pending'")).toBe(1);
 
-      const second = await startServe(['--data', dataDir, ...database, '--rate-limit', '0']);
-      running.push(second);
+      const second = await serve();
       // On PostgreSQL other live processes may share the database: a start cannot tell the killed process's attempt
       // from a live one's, so it leaves an attempt whose lease (the provider deadline, 30 s) still runs, and the
       // sweeper (every 30 s) settles it once the lease is over — within the minute the contract promises.
@@ -88,8 +62,6 @@ describe('SIGKILL between the provider approval and the order commit', () => {
       expect(await count('SELECT COUNT(*) AS n FROM orders')).toBe(1);
       expect(await count('SELECT COUNT(*) AS n FROM psp_charges')).toBe(1);
       expect(await count("SELECT sold AS n FROM inventory_items WHERE occurrence_id = 'tempest-2027-04-02' AND id = 'C7'")).toBe(1);
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
-    }
+    });
   }, 150_000);
 });
