@@ -3,7 +3,7 @@ import { demoCatalog } from '../../engine/catalog/demo';
 import { createGiftCardRepo, type GiftCardRepo } from '../../engine/store/gift-card-repo';
 import { createPgGiftCardRepo } from '../../engine/store/postgres/gift-card-repo';
 import { postgresAvailable, postgresSuite } from '../helpers/postgres';
-import { cleanUp, execPg, execSqlite, freshPg, freshSqlite, importPg, importSqlite, inTransaction, type Either, type Exec } from './pg-b-fixtures';
+import { cleanUp, inTransaction, seededPair, type Either, type Exec } from './pg-b-fixtures';
 
 /**
  * Parity of the PostgreSQL gift-card ledger (issue #24, migration 0019) with SQLite's: holds that the balance
@@ -44,12 +44,7 @@ async function ledger(r: Either<GiftCardRepo>) {
 
 describe.skipIf(!postgresAvailable())(postgresSuite('gift-card ledger, parity with SQLite'), () => {
   it('holds, settlements, releases, adoptions, refunds and voids answer the same, and no hold takes a card below zero', async () => {
-    const db = freshSqlite();
-    const pool = await freshPg();
-    importSqlite(db, demoCatalog());
-    await importPg(pool, demoCatalog());
-    await seed(execSqlite(db));
-    await seed(execPg(pool));
+    const { db, pool } = await seededPair(demoCatalog(), seed);
     const sqliteLog = await ledger(createGiftCardRepo(db));
     const pgLog = await inTransaction(pool, async (tx) => ledger(createPgGiftCardRepo(tx)));
     expect(pgLog).toEqual(sqliteLog);

@@ -74,6 +74,20 @@ export const execPg = (q: Queryable): Exec => async (sql, values = []) => {
   await q.query(sql.replace(/\?/g, () => `$${++n}`), values);
 };
 
+/**
+ * A fresh SQLite database and a fresh PostgreSQL one, both with `doc` imported and then `seed` run on each: the
+ * start of a parity test, which makes the same calls on both and compares the answers.
+ */
+export async function seededPair(doc: CatalogDocument, seed: (exec: Exec) => Promise<void>): Promise<{ db: Db; pool: pg.Pool }> {
+  const db = freshSqlite();
+  const pool = await freshPg();
+  importSqlite(db, doc);
+  await importPg(pool, doc);
+  await seed(execSqlite(db));
+  await seed(execPg(pool));
+  return { db, pool };
+}
+
 const sorted = <V>(map: ReadonlyMap<string, V>) => [...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
 /** Everything the catalog's readers answer, Maps as sorted entries. */

@@ -5,7 +5,7 @@ import { createOutboxRepo, type OutboxRepo } from '../../engine/store/outbox-rep
 import { createPgCheckoutRepo } from '../../engine/store/postgres/checkout-repo';
 import { createPgOutboxRepo } from '../../engine/store/postgres/outbox-repo';
 import { postgresAvailable, postgresSuite } from '../helpers/postgres';
-import { cleanUp, execPg, execSqlite, freshPg, freshSqlite, importPg, importSqlite, inTransaction, type Either, type Exec } from './pg-b-fixtures';
+import { cleanUp, inTransaction, seededPair, type Either, type Exec } from './pg-b-fixtures';
 
 /**
  * Issue #24 at a terminal, the storage it adds, on both databases (migration 0020): a pending attempt's charge set
@@ -35,12 +35,7 @@ async function steps(checkout: Either<CheckoutRepo>, outbox: Either<OutboxRepo>)
 
 describe.skipIf(!postgresAvailable())(postgresSuite('a terminal\'s gift-card storage, parity with SQLite'), () => {
   it('sets a pending attempt\'s charge (and only a pending one\'s) and keeps gift-card-release entries of an attempt', async () => {
-    const db = freshSqlite();
-    const pool = await freshPg();
-    importSqlite(db, demoCatalog());
-    await importPg(pool, demoCatalog());
-    await seed(execSqlite(db));
-    await seed(execPg(pool));
+    const { db, pool } = await seededPair(demoCatalog(), seed);
     const sqliteLog = await steps(createCheckoutRepo(db), createOutboxRepo(db));
     const pgLog = await inTransaction(pool, async (tx) => steps(createPgCheckoutRepo(tx), createPgOutboxRepo(tx)));
     expect(pgLog).toEqual(sqliteLog);
