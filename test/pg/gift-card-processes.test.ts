@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FLOOR, giftLedgerCatalog } from '../helpers/gift-catalog';
-import { createTestDatabase, postgresAvailable, postgresSuite } from '../helpers/postgres';
-import { call, seedDatabase, startHub, type Hub } from './hub';
+import { postgresAvailable, postgresSuite } from '../helpers/postgres';
+import { call, type Hub } from './hub';
+import { hubSuite } from './hub-suite';
 
 /**
  * Issue #24: concurrent spends of one card never go below zero, also across engine processes on PostgreSQL.
@@ -21,45 +21,19 @@ interface GiftCardView { code: string; initial: Money; balance: Money; status: s
 type Paid = { data?: PaidOrder; error?: { code: string; type: string } };
 interface PaidOrder { id: string; payment: { method: string; amount: Money; giftCards?: { code: string; amount: Money }[] } }
 
-let url = '';
-let hub: Hub | undefined;
-let db: pg.Client | undefined;
-const keyOf = (name: string): string => {
-  const key = hub?.keys.get(name);
-  if (key === undefined) throw new Error(`no key ${name}`);
-  return key;
-};
-const started = (): Hub => {
-  if (!hub) throw new Error('the hub did not start');
-  return hub;
-};
-const query = async <T extends pg.QueryResultRow>(sql: string): Promise<T[]> => {
-  if (!db) throw new Error('no database connection');
-  return (await db.query<T>(sql)).rows;
-};
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 const ticketCart = (priceOptionId: string, quantity: number) => ({ items: [{ occurrenceId: FLOOR.occurrenceId, inventoryItemId: FLOOR.inventoryItemId, priceOptionId, quantity }] });
 
-async function sellCard(h: Hub, priceOptionId: string): Promise<string> {
-  const cart = await call<{ data: { id: string; total: Money } }>(h, 0, keyOf('seller'), 'POST', '/carts', { items: [{ occurrenceId: 'gift-card', inventoryItemId: 'gift-card', priceOptionId, quantity: 1 }] });
-  expect(cart.status).toBe(201);
-  const order = await call<{ data: { giftCards: { code: string }[] } }>(h, 1, keyOf('seller'), 'POST', '/orders', { cartId: cart.body.data.id, expectedTotal: cart.body.data.total, payment: { method: 'card', token: 'tok_visa' } }, { 'idempotency-key': randomUUID() });
-  expect(order.status, JSON.stringify(order.body)).toBe(201);
-  return order.body.data.giftCards[0]?.code ?? '';
-}
-
 describe.skipIf(!postgresAvailable())(postgresSuite('one gift card spent at once through three engine processes on one PostgreSQL database'), () => {
-  beforeAll(async () => {
-    url = await createTestDatabase({ migrated: true });
-    const keys = await seedDatabase(url, giftLedgerCatalog(), KEY_NAMES);
-    hub = await startHub(url, 3, keys);
-    db = new pg.Client({ connectionString: url });
-    await db.connect();
-  }, 90_000);
-  afterAll(async () => {
-    await hub?.close();
-    await db?.end();
-  });
+  const { started, keyOf, query } = hubSuite({ catalog: giftLedgerCatalog(), keyNames: KEY_NAMES, processes: 3 });
+
+  async function sellCard(h: Hub, priceOptionId: string): Promise<string> {
+    const cart = await call<{ data: { id: string; total: Money } }>(h, 0, keyOf('seller'), 'POST', '/carts', { items: [{ occurrenceId: 'gift-card', inventoryItemId: 'gift-card', priceOptionId, quantity: 1 }] });
+    expect(cart.status).toBe(201);
+    const order = await call<{ data: { giftCards: { code: string }[] } }>(h, 1, keyOf('seller'), 'POST', '/orders', { cartId: cart.body.data.id, expectedTotal: cart.body.data.total, payment: { method: 'card', token: 'tok_visa' } }, { 'idempotency-key': randomUUID() });
+    expect(order.status, JSON.stringify(order.body)).toBe(201);
+    return order.body.data.giftCards[0]?.code ?? '';
+  }
 
   it('never below zero, what the card lost is what the orders took, refusals 402, no 5xx', { timeout: 60_000 }, async () => {
     const h = started();

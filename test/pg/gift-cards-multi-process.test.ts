@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { demoCatalog } from '../../engine/catalog/demo';
-import { createTestDatabase, postgresAvailable, postgresSuite } from '../helpers/postgres';
-import { call, seedDatabase, startHub, type Hub } from './hub';
+import { postgresAvailable, postgresSuite } from '../helpers/postgres';
+import { call } from './hub';
+import { hubSuite } from './hub-suite';
 
 /**
  * Issue #24 "Done when": concurrent spends of one gift card never take it below zero, also across engine
@@ -14,30 +14,12 @@ interface Money { amount: number; currency: string }
 interface Cart { id: string; total: Money }
 interface Order { id: string; giftCards: { code: string }[]; payment: { giftCards?: { amount: Money }[] } }
 
-let hub: Hub | undefined;
-let db: pg.Client | undefined;
-let key = '';
-const started = (): Hub => {
-  if (!hub) throw new Error('the hub did not start');
-  return hub;
-};
-
 describe.skipIf(!postgresAvailable())(postgresSuite('gift-card spends across two engine processes on one PostgreSQL database'), () => {
-  beforeAll(async () => {
-    const url = await createTestDatabase({ migrated: true });
-    const keys = await seedDatabase(url, demoCatalog(), ['till']);
-    key = keys.get('till') ?? '';
-    hub = await startHub(url, 2, keys, ['--rate-limit', '0']);
-    db = new pg.Client({ connectionString: url });
-    await db.connect();
-  }, 90_000);
-  afterAll(async () => {
-    await hub?.close();
-    await db?.end();
-  });
+  const { started, keyOf, query } = hubSuite({ catalog: demoCatalog(), keyNames: ['till'], processes: 2, args: ['--rate-limit', '0'] });
 
   it('twelve checkouts of 1000 each of a 5000 card, on both processes at once: five orders, the rest 402, the card at 0', async () => {
     const h = started();
+    const key = keyOf('till');
     const giftCart = (await call<{ data: Cart }>(h, 0, key, 'POST', '/carts', { items: [{ occurrenceId: 'gift-card', inventoryItemId: 'gift-card', priceOptionId: 'gift-50', quantity: 1 }] })).body.data;
     const bought = await call<{ data: Order }>(h, 0, key, 'POST', '/orders', { cartId: giftCart.id, expectedTotal: giftCart.total, payment: { method: 'cash' } }, { 'idempotency-key': randomUUID() });
     const code = bought.body.data.giftCards[0]?.code ?? '';
@@ -53,8 +35,7 @@ describe.skipIf(!postgresAvailable())(postgresSuite('gift-card spends across two
     const balance = await call<{ data: { balance: Money; transactions: unknown[] } }>(h, 1, key, 'GET', `/gift-cards/${code}`);
     expect(balance.body.data.balance).toEqual({ amount: 0, currency: 'EUR' });
     expect(balance.body.data.transactions).toHaveLength(5);
-    if (!db) throw new Error('no database connection');
-    const { rows } = await db.query<{ total: string; n: string }>("SELECT SUM(amount)::text AS total, COUNT(*)::text AS n FROM gift_card_entries WHERE code = $1", [code]);
+    const rows = await query<{ total: string; n: string }>("SELECT SUM(amount)::text AS total, COUNT(*)::text AS n FROM gift_card_entries WHERE code = $1", [code]);
     expect(rows[0]).toEqual({ total: '-5000', n: '5' });
   }, 120_000);
 });

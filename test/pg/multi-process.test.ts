@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_PROVIDER_DEADLINE_MS } from '../../engine/checkout/payments/provider';
 import { DEFAULT_SWEEP_INTERVAL_MS } from '../../engine/start';
 import { ALLOC, allocationCatalog, seatId } from '../fixtures/allocation-catalog';
 import { kill } from '../helpers/serve-process';
-import { createTestDatabase, postgresAvailable, postgresSuite } from '../helpers/postgres';
+import { postgresAvailable, postgresSuite } from '../helpers/postgres';
 import { buyer, floorCart, floorWanted, seatsWanted, ticketItems, type Cart, type Order, type Purchase } from './buyers';
-import { call, seedDatabase, startHub, type Answer, type Hub } from './hub';
+import { call, type Answer } from './hub';
+import { hubSuite } from './hub-suite';
 
 /**
  * Contract §16, issue #23 "Done when": three `serve` processes on one PostgreSQL database, racing buyers sent to
@@ -23,39 +23,13 @@ const GA_BUYERS = 10;
 const SEAT_BUYERS = 10;
 const KEY_NAMES = ['idempotency', 'hang', 'hold', ...Array.from({ length: GA_BUYERS + SEAT_BUYERS }, (_, i) => `buyer-${i}`)];
 
-let url = '';
-let hub: Hub | undefined;
-let db: pg.Client | undefined;
-const keyOf = (name: string): string => {
-  const key = hub?.keys.get(name);
-  if (key === undefined) throw new Error(`no key ${name}`);
-  return key;
-};
-const started = (): Hub => {
-  if (!hub) throw new Error('the hub did not start');
-  return hub;
-};
-const query = async <T extends pg.QueryResultRow>(sql: string, values: unknown[] = []): Promise<T[]> => {
-  if (!db) throw new Error('no database connection');
-  return (await db.query<T>(sql, values)).rows;
-};
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /** what the killed process left: a checkout hung at the provider, and a held cart */
 const left = { attemptCartId: '', attemptCreatedAt: 0, heldCart: undefined as Cart | undefined };
 
 describe.skipIf(!postgresAvailable())(postgresSuite('three engine processes on one PostgreSQL database'), () => {
-  beforeAll(async () => {
-    url = await createTestDatabase({ migrated: true });
-    const keys = await seedDatabase(url, allocationCatalog({ floor: FLOOR, seats: SEATS }), KEY_NAMES);
-    hub = await startHub(url, 3, keys);
-    db = new pg.Client({ connectionString: url });
-    await db.connect();
-  }, 90_000);
-  afterAll(async () => {
-    await hub?.close();
-    await db?.end();
-  });
+  const { started, keyOf, query } = hubSuite({ catalog: allocationCatalog({ floor: FLOOR, seats: SEATS }), keyNames: KEY_NAMES, processes: 3 });
 
   it('the same Idempotency-Key sent to all three at the same moment makes one order; the others replay it or answer 409 IN_PROGRESS', async () => {
     const h = started();
