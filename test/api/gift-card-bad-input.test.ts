@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { concert, createCart } from '../helpers/cart-assertions';
 import { startTestEngine, type ApiResponse, type ErrorEnvelope, type TestEngine } from '../helpers/engine';
-import { balanceOf, sellGiftCard } from '../helpers/gift-api';
+import { balanceOf, sellGiftCard } from '../helpers/gift-cards';
 import { eur, newKey } from '../helpers/orders';
 
 /**

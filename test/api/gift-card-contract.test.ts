@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { concert, createCart, giftCard } from '../helpers/cart-assertions';
 import { startTestEngine, type ApiResponse, type TestEngine } from '../helpers/engine';
-import { getGiftCard, giftCardOf, parts, payWithGiftCards, sellGiftCard, splitOrderOf, unknownCode, partsOf } from '../helpers/gift-api';
+import { getGiftCard, giftCardOf, parts, payWithGiftCards, sellGiftCard, splitOrderOf, unknownCode, partsOf } from '../helpers/gift-cards';
 import { eur, expectError, ISO_TIMESTAMP, newKey, sleep, TICKET_CODE } from '../helpers/orders';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { waitFor, withCrashRig } from '../helpers/crash-engine';
 import { onPostgres } from '../helpers/engine';
-import type { GiftCardView } from '../helpers/gift-api';
+import type { GiftCardView } from '../helpers/gift-cards';
 import { kill } from '../helpers/serve-process';
 
 /**

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogFile } from '../sync/harness';
 import { startTestEngine, type ApiResponse, type TestEngine } from '../helpers/engine';
 import { FLOOR, GIFT_VALUES, giftLedgerCatalog, TICKET_PRICES, type GiftValue, type TicketPrice } from '../helpers/gift-catalog';
-import { giftCardOf, payWithGiftCards, type GiftCardPart, type GiftPayment, type SplitOrder, partsOf } from '../helpers/gift-api';
+import { giftCardOf, payWithGiftCards, type GiftCardPart, type GiftPayment, type SplitOrder, partsOf } from '../helpers/gift-cards';
 import { expectError, newKey, type Order } from '../helpers/orders';
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { concert, createCart, seat, type Cart } from '../helpers/cart-assertions';
 import { startTestEngine, type ApiResponse, type TestEngine } from '../helpers/engine';
-import { balanceOf, giftCardOf, parts, payWithGiftCards, readGiftCard, sellGiftCard, splitOrderOf } from '../helpers/gift-api';
+import { balanceOf, giftCardOf, parts, payWithGiftCards, readGiftCard, sellGiftCard, splitOrderOf } from '../helpers/gift-cards';
 import { authenticationResultOf, challengeOf, eur, expectError, newKey, ordersOfCart, paymentUnderWay, replayed } from '../helpers/orders';
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { concert, createCart } from '../helpers/cart-assertions';
 import { startTestEngine, type TestEngine } from '../helpers/engine';
-import { balanceOf, giftCardOf, parts, payWithGiftCards, sellGiftCard, splitOrderOf, type SplitOrder, partsOf } from '../helpers/gift-api';
+import { balanceOf, giftCardOf, parts, payWithGiftCards, sellGiftCard, splitOrderOf, type SplitOrder, partsOf } from '../helpers/gift-cards';
 import { eur, expectError, newKey, orderOf, replayed } from '../helpers/orders';
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { concert, createCart, giftCard, type Money } from '../helpers/cart-assertions';
 import { startTestEngine, type ApiResponse, type TestEngine } from '../helpers/engine';
-import { balanceOf, getGiftCard, giftCardOf, parts, sellGiftCard, unknownCode, type GiftCardPart } from '../helpers/gift-api';
+import { balanceOf, getGiftCard, giftCardOf, parts, sellGiftCard, unknownCode, type GiftCardPart } from '../helpers/gift-cards';
 import { eur, expectError } from '../helpers/orders';
 
 /**

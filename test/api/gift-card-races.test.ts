@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { concert, createCart } from '../helpers/cart-assertions';
 import { startTestEngine, type TestEngine } from '../helpers/engine';
-import { giftCardOf, parts, payWithGiftCards, sellGiftCard, splitOrderOf } from '../helpers/gift-api';
+import { giftCardOf, parts, payWithGiftCards, sellGiftCard, splitOrderOf } from '../helpers/gift-cards';
 import { eur, expectError } from '../helpers/orders';
 
 /**

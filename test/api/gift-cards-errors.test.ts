@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCart, giftCard } from '../helpers/cart-assertions';
 import { startTestEngine, type TestEngine } from '../helpers/engine';
 import { checkout, eur, expectError, newKey, orderOf, type PaymentRequest } from '../helpers/orders';
-import { balanceOf, buyGiftCard, getGiftCard, ticketCart } from '../helpers/gift-cards';
+import { readBalance, buyGiftCard, getGiftCard, ticketCart } from '../helpers/gift-cards';
 
 /**
  * Every row of contract §13's table and the refusals the shared design decides: each found in the
@@ -30,7 +30,7 @@ describe('contract §13: the table', () => {
     const error = await refusedThenUsable({ method: 'giftCard', giftCards: [{ code }] }, 402, 'GIFT_CARD_INSUFFICIENT_BALANCE', 'payment.giftCards');
     expect(error.type).toBe('PAYMENT_ERROR');
     expect(error.details).toEqual({ remaining: eur(1400) });
-    expect(await balanceOf(engine, code)).toBe(2500);
+    expect(await readBalance(engine, code)).toBe(2500);
   });
 
   it('an amount above the card\'s balance: 402 with details.balance and param naming the card', async () => {
@@ -38,8 +38,8 @@ describe('contract §13: the table', () => {
     const other = await buyGiftCard(engine, 'gift-25');
     const error = await refusedThenUsable({ method: 'card', token: 'tok_visa', giftCards: [{ code: other.code, amount: eur(100) }, { code, amount: eur(2600) }] }, 402, 'GIFT_CARD_INSUFFICIENT_BALANCE', 'payment.giftCards[1]');
     expect(error.details).toEqual({ balance: eur(2500) });
-    expect(await balanceOf(engine, code)).toBe(2500);
-    expect(await balanceOf(engine, other.code)).toBe(2500);
+    expect(await readBalance(engine, code)).toBe(2500);
+    expect(await readBalance(engine, other.code)).toBe(2500);
   });
 
   it('a card of another currency than the cart: 400 GIFT_CARD_CURRENCY_MISMATCH with details.currency', async () => {
@@ -53,7 +53,7 @@ describe('contract §13: the table', () => {
     const { code } = await buyGiftCard(engine);
     const cart = await createCart(engine, [giftCard('gift-25')]);
     expectError(await checkout(engine, cart.id, cart.total, { method: 'giftCard', giftCards: [{ code }] }), 400, 'GIFT_CARD_NOT_ACCEPTED', 'payment.giftCards');
-    expect(await balanceOf(engine, code)).toBe(5000);
+    expect(await readBalance(engine, code)).toBe(5000);
   });
 
   it('an unknown card: 404 GIFT_CARD_NOT_FOUND (NOT_FOUND_ERROR), the key unused', async () => {
@@ -89,7 +89,7 @@ describe('the design\'s refusals', () => {
     const other = await buyGiftCard(engine);
     const more = await refusedThenUsable({ method: 'card', token: 'tok_visa', giftCards: [{ code, amount: eur(2000) }, { code: other.code, amount: eur(2000) }] }, 400, 'INVALID_FIELD_VALUE', 'payment.giftCards[1].amount');
     expect(more.details).toMatchObject({ reason: 'more_than_total' });
-    expect(await balanceOf(engine, code)).toBe(10_000);
+    expect(await readBalance(engine, code)).toBe(10_000);
   });
 
   it('method giftCard without giftCards: 400 MISSING_REQUIRED_FIELD; with a token or tendered: 400 INVALID_FIELD_VALUE', async () => {
@@ -97,7 +97,7 @@ describe('the design\'s refusals', () => {
     const { code } = await buyGiftCard(engine);
     await refusedThenUsable({ method: 'giftCard', giftCards: [{ code }], token: 'tok_visa' }, 400, 'INVALID_FIELD_VALUE', 'payment.token');
     await refusedThenUsable({ method: 'giftCard', giftCards: [{ code }], tendered: eur(5000) }, 400, 'INVALID_FIELD_VALUE', 'payment.tendered');
-    expect(await balanceOf(engine, code)).toBe(5000);
+    expect(await readBalance(engine, code)).toBe(5000);
   });
 
   it('more than 10 cards is refused by the schema', async () => {
@@ -127,7 +127,7 @@ describe('guessing codes is throttled per API key (10 unknown codes a minute)', 
     expect(retryAfter).toBeLessThanOrEqual(60);
     expectError(await engine.request('POST', `/carts/${cart.id}/gift-card-quote`, { key: guesser, body: { giftCards: [{ code }] } }), 429, 'RATE_LIMIT_EXCEEDED');
     expectError(await checkout(engine, cart.id, cart.total, { method: 'card', token: 'tok_visa', giftCards: [{ code }] }, { apiKey: guesser }), 429, 'RATE_LIMIT_EXCEEDED');
-    expect(await balanceOf(engine, code)).toBe(5000); // another key reads it
+    expect(await readBalance(engine, code)).toBe(5000); // another key reads it
     orderOf(await checkout(engine, cart.id, cart.total, { method: 'card', token: 'tok_visa' }, { apiKey: guesser }));
   });
 });
@@ -146,7 +146,7 @@ describe('POST /carts/{cartId}/gift-card-quote', () => {
       ],
       remaining: eur(4300),
     });
-    expect(await balanceOf(engine, first.code)).toBe(2500);
+    expect(await readBalance(engine, first.code)).toBe(2500);
     expectError(await engine.request('POST', `/carts/${cart.id}/gift-card-quote`, { body: { giftCards: [{ code: first.code, amount: eur(3000) }] } }), 402, 'GIFT_CARD_INSUFFICIENT_BALANCE', 'giftCards[0]');
     expectError(await engine.request('POST', `/carts/${cart.id}/gift-card-quote`, { body: { giftCards: [{ code: 'NOPE' }] } }), 404, 'GIFT_CARD_NOT_FOUND', 'giftCards[0].code');
     expectError(await engine.request('POST', '/carts/nope/gift-card-quote', { body: { giftCards: [{ code: first.code }] } }), 404, 'RESOURCE_NOT_FOUND');

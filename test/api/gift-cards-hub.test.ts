@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../helpers/engine';
 import { eur, expectError, type Order } from '../helpers/orders';
-import { balanceOf, buyGiftCard, getGiftCard } from '../helpers/gift-cards';
+import { readBalance, buyGiftCard, getGiftCard } from '../helpers/gift-cards';
 
 /**
  * A hub's side of gift cards for its terminals (contract §10, §13): holds within a terminal's checkout, their
@@ -50,12 +50,12 @@ describe('POST /hub/gift-card-holds and its release', () => {
     expect(first.status).toBe(200);
     // with what the card has left right after the part (a terminal's receipt prints it)
     expect(first.body.data).toEqual({ reference, cards: [{ code, amount: eur(3900), balanceAfter: eur(1100) }] });
-    expect(await balanceOf(hub, code)).toBe(1100);
+    expect(await readBalance(hub, code)).toBe(1100);
     const again = await hold(body);
     expect(again.body.data).toEqual(first.body.data);
-    expect(await balanceOf(hub, code)).toBe(1100);
+    expect(await readBalance(hub, code)).toBe(1100);
     expect((await release(reference)).body.data).toEqual({ reference, cards: [], released: true });
-    expect(await balanceOf(hub, code)).toBe(5000);
+    expect(await readBalance(hub, code)).toBe(5000);
     expect((await release(reference)).body.data).toEqual({ reference, cards: [], released: false });
     expect((await getGiftCard(hub, code)).body.data.transactions).toEqual([]);
   });
@@ -67,7 +67,7 @@ describe('POST /hub/gift-card-holds and its release', () => {
     expectError(await hold({ reference: 'r3', currency: 'USD', cards: [{ code }], total: { amount: 3900, currency: 'USD' } }), 400, 'GIFT_CARD_CURRENCY_MISMATCH', 'cards[0].code');
     const noImport = await hub.createKey(['orders:write', 'carts:write']);
     expectError(await hold({ reference: 'r4', currency: 'EUR', cards: [{ code }], total: eur(3900) }, noImport), 403, 'INSUFFICIENT_PERMISSIONS');
-    expect(await balanceOf(hub, code)).toBe(2500);
+    expect(await readBalance(hub, code)).toBe(2500);
     const plain = await startTestEngine({ capabilities: false });
     try {
       expect((await plain.request('POST', '/hub/gift-card-holds', { body: { reference: 'r', currency: 'EUR', cards: [{ code }], total: eur(1) } })).status).toBe(404);
@@ -94,11 +94,11 @@ describe('the import of a terminal order paid partly by gift card', () => {
     expect(card.transactions).toEqual([expect.objectContaining({ orderId: imported.order?.id, amount: eur(-3000) })]);
     // the holds are the order's now: a late release of the reference leaves them, a repeated hold answers them
     expect((await release(reference)).body.data).toMatchObject({ released: false, cards: [{ code, amount: eur(3000) }] });
-    expect(await balanceOf(hub, code)).toBe(2000);
+    expect(await readBalance(hub, code)).toBe(2000);
     // the terminal's cancellation reaches the hub as POST /orders/{id}/cancel
     const cancelled = await hub.request<{ data: Order }>('POST', `/orders/${imported.order?.id ?? ''}/cancel`, { key: terminal });
     expect(cancelled.status).toBe(200);
-    expect(await balanceOf(hub, code)).toBe(5000);
+    expect(await readBalance(hub, code)).toBe(5000);
   });
 
   it('holds again when the holds were released meanwhile; refuses parts that are not the ones held', async () => {
@@ -107,11 +107,11 @@ describe('the import of a terminal order paid partly by gift card', () => {
     await hold({ reference, currency: 'EUR', cards: [{ code, amount: eur(1000) }], total: eur(3900) });
     const mismatch = await importOrder({ items: [standing(1)], expectedTotal: eur(3900), payment: { holdReference: reference, giftCards: [{ code, amount: eur(1500) }] } });
     expect(mismatch).toMatchObject({ status: 400, error: { code: 'INVALID_FIELD_VALUE', param: 'orders[0].payment.giftCards' } });
-    expect(await balanceOf(hub, code)).toBe(4000);
+    expect(await readBalance(hub, code)).toBe(4000);
     await release(reference);
     const imported = await importOrder({ items: [standing(1)], expectedTotal: eur(3900), payment: { holdReference: reference, giftCards: [{ code, amount: eur(1000) }] } });
     expect(imported.status).toBe(201);
-    expect(await balanceOf(hub, code)).toBe(4000);
+    expect(await readBalance(hub, code)).toBe(4000);
   });
 
   it('a gift card sold on a terminal is issued at the hub under the terminal\'s code, spendable there', async () => {
@@ -123,7 +123,7 @@ describe('the import of a terminal order paid partly by gift card', () => {
     });
     expect(imported.status).toBe(201);
     expect(imported.order?.giftCards).toEqual([expect.objectContaining({ code: terminalCode, value: eur(2500), status: 'active' })]);
-    expect(await balanceOf(hub, terminalCode)).toBe(2500);
+    expect(await readBalance(hub, terminalCode)).toBe(2500);
   });
 });
 
@@ -139,7 +139,7 @@ describe("a terminal's holds are its own", () => {
 
     const held = await hold(body);
     expect(held.status, JSON.stringify(held.body)).toBe(200);
-    expect(await balanceOf(hub, code)).toBe(3500);
+    expect(await readBalance(hub, code)).toBe(3500);
 
     // another terminal with the same reference: its own, empty namespace — it holds anew, and its release of the
     // reference drops only its own hold
@@ -147,10 +147,10 @@ describe("a terminal's holds are its own", () => {
     const otherRelease = await release(reference, other);
     expect(otherRelease.status).toBe(200);
     expect(otherRelease.body.data).toMatchObject({ cards: [], released: false });
-    expect(await balanceOf(hub, code)).toBe(3500);
+    expect(await readBalance(hub, code)).toBe(3500);
 
     const mine = await release(reference);
     expect(mine.body.data.released).toBe(true);
-    expect(await balanceOf(hub, code)).toBe(5000);
+    expect(await readBalance(hub, code)).toBe(5000);
   });
 });

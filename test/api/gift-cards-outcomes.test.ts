@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../helpers/engine';
 import { checkout, eur, expectError, newKey, orderOf, type Order } from '../helpers/orders';
-import { balanceOf, buyGiftCard, getGiftCard, ticketCart } from '../helpers/gift-cards';
+import { readBalance, buyGiftCard, getGiftCard, ticketCart } from '../helpers/gift-cards';
 
 /**
  * All or nothing (contract §13): the redemptions and the order are one outcome — whatever the remainder's charge
@@ -37,7 +37,7 @@ describe('all or nothing with the remainder\'s outcome', () => {
       // the cart is still held: the cards pay with a working card
       const order = orderOf(await checkout(engine, cart.id, cart.total, { method: 'card', token: 'tok_visa', giftCards: [{ code: first.code }, { code: second.code }] }));
       expect(order.payment).toMatchObject({ method: 'card', amount: eur(6700), giftCards: [{ code: first.code, amount: eur(2500) }, { code: second.code, amount: eur(2500) }] });
-      expect(await balanceOf(engine, first.code)).toBe(0);
+      expect(await readBalance(engine, first.code)).toBe(0);
     });
   }
 });
@@ -47,7 +47,7 @@ describe('cancel puts each part back where it came from', () => {
     const { code } = await buyGiftCard(engine);
     const cart = await ticketCart(engine, 2); // 7800
     const order = orderOf(await checkout(engine, cart.id, cart.total, { method: 'card', token: 'tok_visa', giftCards: [{ code, amount: eur(3000) }] }));
-    expect(await balanceOf(engine, code)).toBe(2000);
+    expect(await readBalance(engine, code)).toBe(2000);
     const cancelled = await engine.request<{ data: Order }>('POST', `/orders/${order.id}/cancel`);
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.data.status).toBe('cancelled');
@@ -68,8 +68,8 @@ describe('cancel puts each part back where it came from', () => {
     expect(order.payment).toMatchObject({ method: 'cash', amount: eur(2800), change: eur(200) });
     const cancelled = (await engine.request<{ data: Order }>('POST', `/orders/${order.id}/cancel`)).body.data;
     expect(cancelled.payment).toMatchObject({ method: 'cash', status: 'refunded', amount: eur(2800) });
-    expect(await balanceOf(engine, first.code)).toBe(2500);
-    expect(await balanceOf(engine, second.code)).toBe(2500);
+    expect(await readBalance(engine, first.code)).toBe(2500);
+    expect(await readBalance(engine, second.code)).toBe(2500);
   });
 
   it('an order paid wholly by gift card: refunded at once, the card whole again', async () => {
@@ -78,7 +78,7 @@ describe('cancel puts each part back where it came from', () => {
     const order = orderOf(await checkout(engine, cart.id, cart.total, { method: 'giftCard', giftCards: [{ code }] }));
     const cancelled = (await engine.request<{ data: Order }>('POST', `/orders/${order.id}/cancel`)).body.data;
     expect(cancelled.payment).toMatchObject({ method: 'giftCard', status: 'refunded', amount: eur(3900), giftCards: [{ code, amount: eur(3900) }] });
-    expect(await balanceOf(engine, code)).toBe(10_000);
+    expect(await readBalance(engine, code)).toBe(10_000);
   });
 
   it('cancelling the order that issued a card already spent in part: 409 GIFT_CARD_ALREADY_USED, nothing changes', async () => {
@@ -91,7 +91,7 @@ describe('cancel puts each part back where it came from', () => {
     const still = (await engine.request<{ data: Order }>('GET', `/orders/${issuing.id}`)).body.data;
     expect(still.status).toBe('confirmed');
     expect(still.giftCards[0]?.status).toBe('active');
-    expect(await balanceOf(engine, code)).toBe(4000);
+    expect(await readBalance(engine, code)).toBe(4000);
   });
 
   it('cancelling the order that issued an unused card voids it', async () => {
@@ -121,7 +121,7 @@ describe('concurrent spends of one card', () => {
     const orders = await Promise.all(carts.map(async (cart) => orderOf(await checkout(engine, cart.id, cart.total, { method: 'card', token: 'tok_visa', giftCards: [{ code }] }, { idempotencyKey: newKey() }))));
     const taken = orders.flatMap((order) => order.payment.giftCards ?? []).reduce((sum, part) => sum + part.amount.amount, 0);
     expect(taken).toBe(5000);
-    expect(await balanceOf(engine, code)).toBe(0);
+    expect(await readBalance(engine, code)).toBe(0);
     for (const order of orders) {
       const part = order.payment.giftCards?.[0]?.amount.amount ?? 0;
       // the card paid it all (method giftCard, amount the total), or its part and the card the rest

@@ -4,7 +4,7 @@ import { onPostgres, startTestEngine, TEST_OWNER, type TestEngine } from '../hel
 import { cartOf } from '../helpers/cart-assertions';
 import { readRows } from '../helpers/db-rows';
 import { checkout, eur, expectError, orderOf, sleep, type Order } from '../helpers/orders';
-import { balanceOf, buyGiftCard, getGiftCard, ticketCart } from '../helpers/gift-cards';
+import { readBalance, buyGiftCard, getGiftCard, ticketCart } from '../helpers/gift-cards';
 
 /**
  * Gift cards are money (issue #24): a review's findings, each pinned by a test that failed before its fix —
@@ -52,7 +52,7 @@ describe('a hub\'s hold references never reach this engine\'s own payment attemp
     const order = orderOf(await paying);
     expect(order.payment.giftCards).toEqual([expect.objectContaining({ code, amount: eur(5000) })]);
     expect(order.payment.amount).toEqual(eur(2800));
-    expect(await balanceOf(engine, code)).toBe(0);
+    expect(await readBalance(engine, code)).toBe(0);
   });
 
   it('a hold under an attempt id of this engine is the key\'s own hold: the checkout\'s order takes nothing from the card', async () => {
@@ -72,10 +72,10 @@ describe('a hub\'s hold references never reach this engine\'s own payment attemp
     expect(order.payment.giftCards).toBeUndefined();
     expect(order.payment.amount).toEqual(eur(3900));
     // held for the sync key (its own namespace) until it releases: the order took nothing
-    expect(await balanceOf(engine, code)).toBe(1100);
+    expect(await readBalance(engine, code)).toBe(1100);
     const released = await engine.request<{ data: { released: boolean } }>('POST', `/hub/gift-card-holds/${attemptId}/release`, { key: sync });
     expect(released.body.data.released).toBe(true);
-    expect(await balanceOf(engine, code)).toBe(5000);
+    expect(await readBalance(engine, code)).toBe(5000);
   });
 });
 
@@ -89,7 +89,7 @@ describe('the unknown-code throttle answers nothing beyond the limit', () => {
     const answer = await checkout(engine, cart.id, cart.total, { method: 'card', token: 'tok_visa', giftCards }, { apiKey: key });
     expectError(answer, 429, 'RATE_LIMIT_EXCEEDED');
     expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    expect(await balanceOf(engine, code)).toBe(5000);
+    expect(await readBalance(engine, code)).toBe(5000);
   });
 });
 
@@ -111,15 +111,15 @@ describe('the codes a terminal issued, imported at its hub', () => {
     const { code } = await buyGiftCard(engine);
     const result = await importOrder(terminal, { items: [card25], expectedTotal: eur(2500), giftCardCodes: [code.toLowerCase()] });
     expect(result).toMatchObject({ status: 400, error: { code: 'INVALID_FIELD_VALUE', param: 'orders[0].giftCardCodes[0]', details: { reason: 'taken' } } });
-    expect(await balanceOf(engine, code)).toBe(5000);
+    expect(await readBalance(engine, code)).toBe(5000);
   });
 
   it('a code sent in lower case with hyphens is the card typed any way: spendable at the hub', async () => {
     const terminal = await engine.createKey(['sync', 'orders:import', 'orders:write', 'orders:read', 'carts:write']);
     const typed = `tc-${crypto.randomUUID().slice(0, 8)}-card`;
     expect((await importOrder(terminal, { items: [card25], expectedTotal: eur(2500), giftCardCodes: [typed] })).status).toBe(201);
-    expect(await balanceOf(engine, typed)).toBe(2500);
-    expect(await balanceOf(engine, typed.toUpperCase())).toBe(2500);
+    expect(await readBalance(engine, typed)).toBe(2500);
+    expect(await readBalance(engine, typed.toUpperCase())).toBe(2500);
   });
 });
 
@@ -140,7 +140,7 @@ describe('a hold reference is settled into one imported order only', () => {
       })));
       const statuses = answers.map((answer) => answer.body.data.results[0]?.status);
       expect(statuses.filter((status) => status === 201), JSON.stringify(statuses)).toHaveLength(1);
-      expect(await balanceOf(engine, code)).toBe(4000);
+      expect(await readBalance(engine, code)).toBe(4000);
     }
   });
 });
@@ -167,6 +167,6 @@ describe.runIf(onPostgres)('the lock order: gift cards before inventory and vouc
       await client.query('ROLLBACK').catch(() => undefined);
       await client.end();
     }
-    expect(await balanceOf(engine, code)).toBe(5000);
+    expect(await readBalance(engine, code)).toBe(5000);
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../helpers/engine';
 import { card, cash, checkout, eur, expectError, ISO_TIMESTAMP, newKey, orderOf, replayed } from '../helpers/orders';
-import { balanceOf, buyGiftCard, getGiftCard, ticketCart } from '../helpers/gift-cards';
+import { readBalance, buyGiftCard, getGiftCard, ticketCart } from '../helpers/gift-cards';
 
 /**
  * Gift cards as payment (issue #24, contract §13): the balance, a split with cash or card, a whole payment by cards,
@@ -39,7 +39,7 @@ describe('gift cards: balance and paying with them', () => {
     const cart = await ticketCart(engine, 2); // 7800
     // 2800 is left after the card: 2000 tendered is too little
     expectError(await checkout(engine, cart.id, cart.total, { method: 'cash', tendered: eur(2000), giftCards: [{ code }] }), 400, 'INVALID_FIELD_VALUE', 'payment.tendered.amount');
-    expect(await balanceOf(engine, code)).toBe(5000);
+    expect(await readBalance(engine, code)).toBe(5000);
     const order = orderOf(await checkout(engine, cart.id, cart.total, { method: 'cash', tendered: eur(3000), giftCards: [{ code }] }));
     expect(order.total).toEqual(eur(7800));
     expect(order.payment).toMatchObject({ method: 'cash', status: 'captured', amount: eur(2800), tendered: eur(3000), change: eur(200), giftCards: [{ code, amount: eur(5000) }] });
@@ -53,7 +53,7 @@ describe('gift cards: balance and paying with them', () => {
     const cart = await ticketCart(engine, 1); // 3900
     const order = orderOf(await checkout(engine, cart.id, cart.total, { method: 'card', token: 'tok_visa', giftCards: [{ code }] }));
     expect(order.payment).toMatchObject({ method: 'card', status: 'captured', amount: eur(1400), giftCards: [{ code, amount: eur(2500) }] });
-    expect(await balanceOf(engine, code)).toBe(0);
+    expect(await readBalance(engine, code)).toBe(0);
   });
 
   it('method giftCard pays the whole total with two cards; a card that would take nothing is left out', async () => {
@@ -62,8 +62,8 @@ describe('gift cards: balance and paying with them', () => {
     const cart = await ticketCart(engine, 1); // 3900
     const order = orderOf(await checkout(engine, cart.id, cart.total, { method: 'giftCard', giftCards: [{ code: first.code, amount: eur(2000) }, { code: second.code }] }));
     expect(order.payment).toMatchObject({ method: 'giftCard', status: 'captured', amount: eur(3900), giftCards: [{ code: first.code, amount: eur(2000) }, { code: second.code, amount: eur(1900) }] });
-    expect(await balanceOf(engine, first.code)).toBe(8000);
-    expect(await balanceOf(engine, second.code)).toBe(600);
+    expect(await readBalance(engine, first.code)).toBe(8000);
+    expect(await readBalance(engine, second.code)).toBe(600);
 
     const covered = await ticketCart(engine, 1);
     const third = await buyGiftCard(engine, 'gift-25');
@@ -71,7 +71,7 @@ describe('gift cards: balance and paying with them', () => {
     // the first card covers it all: nothing is charged, the order is paid by gift card, the second card untouched
     expect(paid.payment).toMatchObject({ method: 'giftCard', amount: eur(3900), giftCards: [{ code: first.code, amount: eur(3900) }] });
     expect(paid.payment.giftCards).toHaveLength(1);
-    expect(await balanceOf(engine, third.code)).toBe(2500);
+    expect(await readBalance(engine, third.code)).toBe(2500);
   });
 
   it('a replay answers the stored order and redeems nothing twice', async () => {
@@ -83,7 +83,7 @@ describe('gift cards: balance and paying with them', () => {
     const again = await checkout(engine, cart.id, cart.total, payment, { idempotencyKey: key });
     expect(orderOf(again).id).toBe(first.id);
     expect(replayed(again)).toBe('true');
-    expect(await balanceOf(engine, code)).toBe(4000);
+    expect(await readBalance(engine, code)).toBe(4000);
     expect((await getGiftCard(engine, code)).body.data.transactions).toHaveLength(1);
   });
 

@@ -1,79 +1,17 @@
 import { expect } from 'vitest';
-import type { CatalogDocument } from '../../engine/contract/catalog';
 import type { EngineOptions } from '../../engine/start';
+import type { Money } from '../helpers/cart-assertions';
 import { startTestEngine, type ApiResponse, type ErrorEnvelope, type TestEngine } from '../helpers/engine';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy';
+import { GIFT, giftCatalog } from '../helpers/gift-catalog';
 import { catalogFile, readonlyDb, SYNC_SCOPES, type Order } from './harness';
 
 /**
  * Gift cards at a terminal (issue #24, contract §13 and §10): a hub that sells and keeps the cards, and a terminal
- * behind a fault proxy that spends them there within its requests. One small catalog: a show of 200 places at
- * €35 and a €50 gift card.
+ * behind a fault proxy that spends them there within its requests, on one small catalog (giftCatalog of
+ * test/helpers/gift-catalog.ts: a show of 200 places at €35 and a €50 gift card). Reading a card is
+ * test/helpers/gift-cards.ts's (getGiftCard, readBalance).
  */
-
-export const GIFT = {
-  occurrenceId: 'gift-show-1',
-  inventoryItemId: 'floor',
-  priceOptionId: 'floor-adult',
-  price: 3500,
-  card: { occurrenceId: 'gift-card-1', inventoryItemId: 'gift-card', priceOptionId: 'gift-50', value: 5000 },
-} as const;
-
-const eur = (amount: number) => ({ amount, currency: 'EUR' });
-
-export function giftCatalog(): CatalogDocument {
-  return {
-    locations: [{ id: 'hall', name: 'Gift Hall', currencies: ['EUR'] }],
-    exchangeRates: [],
-    events: [
-      {
-        id: 'gift-show',
-        name: 'Gift Show',
-        locationId: 'hall',
-        kind: 'ticket',
-        occurrences: [
-          {
-            id: GIFT.occurrenceId,
-            startsAt: '2027-06-01T18:00:00Z',
-            onSale: true,
-            areas: [
-              {
-                id: 'floor',
-                name: 'Floor',
-                seating: 'general',
-                priceOptions: [{ id: GIFT.priceOptionId, name: 'Adult', price: eur(GIFT.price) }],
-                inventoryItems: [{ id: GIFT.inventoryItemId, label: 'Floor', capacity: 200 }],
-              },
-            ],
-          },
-        ],
-      },
-      {
-        id: 'gift-cards',
-        name: 'Gift Card',
-        locationId: 'hall',
-        kind: 'giftCard',
-        occurrences: [
-          {
-            id: GIFT.card.occurrenceId,
-            startsAt: '2026-01-01T00:00:00Z',
-            onSale: true,
-            areas: [
-              {
-                id: 'gift-card',
-                name: 'Gift card',
-                seating: 'general',
-                priceOptions: [{ id: GIFT.card.priceOptionId, name: '€50 gift card', price: eur(GIFT.card.value) }],
-                inventoryItems: [{ id: GIFT.card.inventoryItemId, label: 'Gift card', capacity: 100_000 }],
-              },
-            ],
-          },
-        ],
-      },
-    ],
-    vouchers: [],
-  };
-}
 
 /**
  * The scopes of a terminal's sync key at its hub, as docs/security.md gives them: its `orders:import` is what the
@@ -118,7 +56,6 @@ export async function startGiftRig(
   };
 }
 
-type Money = { amount: number; currency: string };
 type Cart = { id: string; total: Money };
 
 export async function ticketCart(engine: TestEngine, quantity: number): Promise<Cart> {
@@ -145,26 +82,6 @@ export async function sellGiftCard(engine: TestEngine): Promise<{ order: Order &
   const code = order.giftCards[0]?.code;
   if (code === undefined) throw new Error('the gift-card order issued no code');
   return { order, code };
-}
-
-export interface GiftCardView {
-  code: string;
-  currency: string;
-  initial: Money;
-  balance: Money;
-  status: 'active' | 'void';
-  transactions: { at: string; orderId: string; amount: Money }[];
-}
-
-export async function giftCard(engine: TestEngine, code: string): Promise<ApiResponse<{ data: GiftCardView } & ErrorEnvelope>> {
-  return engine.request('GET', `/gift-cards/${encodeURIComponent(code)}`);
-}
-
-/** The card's balance at `engine` (its hub), minor units. */
-export async function balanceAt(engine: TestEngine, code: string): Promise<number> {
-  const answer = await giftCard(engine, code);
-  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-  return answer.body.data.balance.amount;
 }
 
 /** The terminal's outbox entries of a kind (SQLite). */

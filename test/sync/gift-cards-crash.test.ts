@@ -8,7 +8,9 @@ import { startTestEngine } from '../helpers/engine';
 import { startFaultProxy } from '../helpers/fault-proxy';
 import { kill, startServe, type ServeProcess } from '../helpers/serve-process';
 import { catalogFile, httpApi, readonlyDb, sleep, waitForSynced, waitUntil } from './harness';
-import { GIFT, TERMINAL_SCOPES, balanceAt, giftCatalog, outboxKinds, sellGiftCard } from './gift-card-helpers';
+import { GIFT, giftCatalog } from '../helpers/gift-catalog';
+import { readBalance } from '../helpers/gift-cards';
+import { TERMINAL_SCOPES, outboxKinds, sellGiftCard } from './gift-card-helpers';
 
 /**
  * Issue #24, contract §10: a terminal checkout whose gift-card parts were held at the hub, killed (SIGKILL) while
@@ -59,12 +61,12 @@ describe('a terminal killed in the middle of a gift-card checkout', () => {
       .catch(() => 'killed' as const);
 
     // held at the hub, the remainder with the provider: then the till dies
-    await waitUntil(async () => (await balanceAt(hub, code)) === 0, 10_000, 'the parts to be held at the hub');
+    await waitUntil(async () => (await readBalance(hub, code)) === 0, 10_000, 'the parts to be held at the hub');
     await sleep(300);
     await kill(current, 'SIGKILL');
     expect(await checkout).toBe('killed');
     expect(readonlyDb(dataDir, (db) => db.prepare("SELECT state FROM payment_attempts").all())).toEqual([{ state: 'pending' }]);
-    expect(await balanceAt(hub, code)).toBe(0);
+    expect(await readBalance(hub, code)).toBe(0);
 
     current = await startServe(args, undefined, env);
     const restarted = httpApi(current.url, adminKey);
@@ -75,7 +77,7 @@ describe('a terminal killed in the middle of a gift-card checkout', () => {
     // failed (nothing charged) or refunded (charged, given back): never an order
     expect(['failed', 'refunded']).toContain(attempt?.state);
     expect(outboxKinds(dataDir)).toEqual([{ kind: 'gift-card-release', orderId: expect.stringMatching(/^pay_/), state: 'delivered' }]);
-    expect(await balanceAt(hub, code)).toBe(5000);
+    expect(await readBalance(hub, code)).toBe(5000);
     const card = await hub.request<{ data: { transactions: unknown[] } }>('GET', `/gift-cards/${code}`);
     expect(card.body.data.transactions).toEqual([]);
   }, 60_000);

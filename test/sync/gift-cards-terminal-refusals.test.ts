@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAST, waitForSynced, waitUntil } from './harness';
-import { balanceAt, checkout, giftCard, orderCount, outboxKinds, sellGiftCard, startGiftRig, ticketCart, type GiftRig } from './gift-card-helpers';
+import { getGiftCard, readBalance } from '../helpers/gift-cards';
+import { checkout, orderCount, outboxKinds, sellGiftCard, startGiftRig, ticketCart, type GiftRig } from './gift-card-helpers';
 
 /**
  * Issue #24 at a terminal: what the hub refuses is answered as the hub answers it (with the checkout's param), a
@@ -30,7 +31,7 @@ describe('gift-card refusals at a terminal', () => {
     // the same key pays without the card
     const paid = await checkout(rig.terminal, cart, { method: 'cash' }, key);
     expect(paid.status, JSON.stringify(paid.body)).toBe(201);
-    const read = await giftCard(rig.terminal, 'NO-SUCH-CARD');
+    const read = await getGiftCard(rig.terminal, 'NO-SUCH-CARD');
     expect(read.status).toBe(404);
     expect(read.body.error).toMatchObject({ code: 'GIFT_CARD_NOT_FOUND', param: 'code' });
   });
@@ -42,7 +43,7 @@ describe('gift-card refusals at a terminal', () => {
     expect(refused.status, JSON.stringify(refused.body)).toBe(402);
     expect(refused.body.error).toMatchObject({ code: 'GIFT_CARD_INSUFFICIENT_BALANCE', param: 'payment.giftCards', details: { remaining: eur(2000) } });
     expect(releases()).toBe(before + 1);
-    await waitUntil(async () => (await balanceAt(rig.hub, code)) === 5000, 20_000, 'the hold to be released');
+    await waitUntil(async () => (await readBalance(rig.hub, code)) === 5000, 20_000, 'the hold to be released');
   });
 
   it('cash tendered short of what the cards leave open: 400, and the hold goes back at the hub', async () => {
@@ -50,7 +51,7 @@ describe('gift-card refusals at a terminal', () => {
     const refused = await checkout(rig.terminal, await ticketCart(rig.terminal, 2), { method: 'cash', tendered: eur(1500), giftCards: [{ code }] });
     expect(refused.status, JSON.stringify(refused.body)).toBe(400);
     expect(refused.body.error).toMatchObject({ code: 'INVALID_FIELD_VALUE', param: 'payment.tendered.amount', details: { reason: 'less_than_total', total: eur(2000) } });
-    await waitUntil(async () => (await balanceAt(rig.hub, code)) === 5000, 20_000, 'the hold to be released');
+    await waitUntil(async () => (await readBalance(rig.hub, code)) === 5000, 20_000, 'the hold to be released');
   });
 
   it('the quote reads the balances at the hub; offline it is 503', async () => {

@@ -1,11 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TestEngine } from '../helpers/engine';
+import { GIFT } from '../helpers/gift-catalog';
+import { getGiftCard, readBalance } from '../helpers/gift-cards';
 import { FAST, allOrders, waitForSynced, waitUntil, type Order } from './harness';
 import {
-  GIFT,
-  balanceAt,
   checkout,
-  giftCard,
   orderCount,
   outboxKinds,
   sellGiftCard,
@@ -57,7 +56,7 @@ describe('gift cards at a terminal', () => {
     const { code } = await sellGiftCard(hub);
 
     // The terminal answers what the hub answers (asked within the request), typed as a customer would.
-    const read = await giftCard(terminal, code.toLowerCase());
+    const read = await getGiftCard(terminal, code.toLowerCase());
     expect(read.status, JSON.stringify(read.body)).toBe(200);
     expect(read.body.data).toMatchObject({ code, currency: 'EUR', initial: eur(5000), balance: eur(5000), status: 'active', transactions: [] });
 
@@ -71,7 +70,7 @@ describe('gift cards at a terminal', () => {
     expect(order.total).toEqual(eur(7000));
 
     // Held at the hub at once: spent nowhere else meanwhile.
-    expect(await balanceAt(hub, code)).toBe(0);
+    expect(await readBalance(hub, code)).toBe(0);
     const again = await checkout(terminal, await ticketCart(terminal, 1), { method: 'cash', giftCards: [{ code, amount: eur(1000) }] });
     expect(again.status, JSON.stringify(again.body)).toBe(402);
     expect(again.body.error).toMatchObject({ code: 'GIFT_CARD_INSUFFICIENT_BALANCE', param: 'payment.giftCards[0]' });
@@ -80,7 +79,7 @@ describe('gift cards at a terminal', () => {
     expect(status.conflicts).toEqual([]);
     const imported = await importedAt(hub, order.id);
     expect(imported?.total).toEqual(eur(7000));
-    const after = await giftCard(hub, code);
+    const after = await getGiftCard(hub, code);
     expect(after.body.data.balance).toEqual(eur(0));
     // exactly one redemption, of the imported order
     expect(after.body.data.transactions).toEqual([{ at: expect.any(String), orderId: imported?.id, amount: eur(-5000) }]);
@@ -96,7 +95,7 @@ describe('gift cards at a terminal', () => {
     const before = await orderCount(terminal);
 
     proxy.setDown(true);
-    const read = await giftCard(terminal, code);
+    const read = await getGiftCard(terminal, code);
     expect(read.status).toBe(503);
     expect(read.body.error).toMatchObject({ type: 'SERVICE_UNAVAILABLE', code: 'UPSTREAM_UNAVAILABLE' });
 
@@ -112,7 +111,7 @@ describe('gift cards at a terminal', () => {
     expect(cash.status, JSON.stringify(cash.body)).toBe(201);
 
     proxy.setDown(false);
-    expect(await balanceAt(hub, code)).toBe(5000);
+    expect(await readBalance(hub, code)).toBe(5000);
     // nothing was charged and the key was not used up: the same request goes through now
     const retried = await checkout(terminal, cart, { method: 'card', token: 'tok_visa', giftCards: [{ code }] }, key);
     expect(retried.status, JSON.stringify(retried.body)).toBe(201);
@@ -122,7 +121,7 @@ describe('gift cards at a terminal', () => {
     expect(status.conflicts).toEqual([]);
     expect(await importedAt(hub, cash.body.data.id)).toBeDefined();
     const imported = await importedAt(hub, retried.body.data.id);
-    const card = await giftCard(hub, code);
+    const card = await getGiftCard(hub, code);
     expect(card.body.data.balance).toEqual(eur(0));
     expect(card.body.data.transactions).toEqual([{ at: expect.any(String), orderId: imported?.id, amount: eur(-5000) }]);
     // every release the refused attempt left went out
@@ -134,7 +133,7 @@ describe('gift cards at a terminal', () => {
     const { code } = await sellGiftCard(hub);
     const cart = await ticketCart(terminal, 2);
     await hub.stop();
-    const read = await giftCard(terminal, code);
+    const read = await getGiftCard(terminal, code);
     expect(read.status).toBe(503);
     expect(read.body.error).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', details: { reason: 'hub_unreachable' } });
     const key = crypto.randomUUID();
@@ -146,12 +145,12 @@ describe('gift cards at a terminal', () => {
     expect(await orderCount(terminal)).toBe(0);
 
     await hub.start();
-    expect(await balanceAt(hub, code)).toBe(5000);
+    expect(await readBalance(hub, code)).toBe(5000);
     const paid = await checkout(terminal, cart, { method: 'cash', giftCards: [{ code }] }, key);
     expect(paid.status, JSON.stringify(paid.body)).toBe(201);
     expect(paid.body.data.payment).toMatchObject({ method: 'cash', amount: eur(2000), giftCards: [{ code, amount: eur(5000) }] });
     await waitForSynced(terminal, 30_000);
-    expect((await giftCard(hub, code)).body.data.transactions).toHaveLength(1);
+    expect((await getGiftCard(hub, code)).body.data.transactions).toHaveLength(1);
   }, 60_000);
 
   it('the remainder declined at a terminal: the hold is released at the hub once the release has synced', async () => {
@@ -164,17 +163,17 @@ describe('gift cards at a terminal', () => {
 
     const releases = outboxKinds(terminal.dataDir).filter((entry) => entry.kind === 'gift-card-release');
     expect(releases).toHaveLength(1);
-    await waitUntil(async () => (await balanceAt(hub, code)) === 5000, 20_000, 'the hold to be released at the hub');
+    await waitUntil(async () => (await readBalance(hub, code)) === 5000, 20_000, 'the hold to be released at the hub');
     await waitForSynced(terminal, 20_000);
     expect(outboxKinds(terminal.dataDir).filter((entry) => entry.kind === 'gift-card-release').map((entry) => entry.state)).toEqual(['delivered']);
-    const card = await giftCard(hub, code);
+    const card = await getGiftCard(hub, code);
     expect(card.body.data).toMatchObject({ balance: eur(5000), transactions: [] });
 
     // and the card pays in full on a new attempt
     const paid = await checkout(terminal, await ticketCart(terminal, 1), { method: 'giftCard', giftCards: [{ code }] });
     expect(paid.status, JSON.stringify(paid.body)).toBe(201);
     expect(paid.body.data.payment).toMatchObject({ method: 'giftCard', amount: eur(3500), giftCards: [{ code, amount: eur(3500), balanceAfter: eur(1500) }] });
-    expect(await balanceAt(hub, code)).toBe(1500);
+    expect(await readBalance(hub, code)).toBe(1500);
   }, 60_000);
 
   it('a card sold on a terminal is spendable at the hub once its order has synced', async () => {
@@ -182,13 +181,13 @@ describe('gift cards at a terminal', () => {
     const { code } = await sellGiftCard(terminal);
     await waitForSynced(terminal, 20_000);
 
-    expect(await balanceAt(hub, code)).toBe(5000);
+    expect(await readBalance(hub, code)).toBe(5000);
     const cart = await ticketCart(hub, 2);
     const paid = await checkout(hub, cart, { method: 'cash', giftCards: [{ code }] });
     expect(paid.status, JSON.stringify(paid.body)).toBe(201);
     expect(paid.body.data.payment).toMatchObject({ method: 'cash', amount: eur(2000), giftCards: [{ code, amount: eur(5000) }] });
     // the terminal reads the card at the hub
-    const read = await giftCard(terminal, code);
+    const read = await getGiftCard(terminal, code);
     expect(read.body.data.balance).toEqual(eur(0));
   }, 60_000);
 
@@ -198,12 +197,12 @@ describe('gift cards at a terminal', () => {
     const placed = await checkout(terminal, await ticketCart(terminal, 2), { method: 'cash', giftCards: [{ code }] });
     expect(placed.status, JSON.stringify(placed.body)).toBe(201);
     await waitForSynced(terminal, 20_000);
-    expect(await balanceAt(hub, code)).toBe(0);
+    expect(await readBalance(hub, code)).toBe(0);
 
     const cancelled = await terminal.request<{ data: Order }>('POST', `/orders/${placed.body.data.id}/cancel`);
     expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
     await waitForSynced(terminal, 20_000);
-    const card = await giftCard(hub, code);
+    const card = await getGiftCard(hub, code);
     expect(card.body.data.balance).toEqual(eur(5000));
     expect(card.body.data.transactions.map((entry) => entry.amount.amount)).toEqual([-5000, 5000]);
   }, 60_000);
