@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { available } from '../helpers/cart-assertions';
 import { startTestEngine, type TestEngine } from '../helpers/engine';
 import { cash, checkout, orderOf } from '../helpers/orders';
@@ -232,13 +232,16 @@ describe('v1 channels, headers and usage', () => {
     basketOf(await v1(engine, counted, 'PATCH', '/baskets', { body: { reference: 'u-1', reservations: [ticket(1)] } }));
     for (let i = 0; i < 3; i += 1) basketOf(await v1(engine, counted, 'GET', '/baskets/u-1'));
     v1ErrorOf(await v1(engine, counted, 'GET', '/baskets/u-none'), 404, 'RESOURCE_NOT_FOUND');
-    const usage = await engine.request<{ data: { channelId: string; channelName: string | null; route: string; calls: number; errors: number }[] }>('GET', '/legacy/usage');
-    expect(usage.status).toBe(200);
-    const mine = usage.body.data.filter((row) => row.channelId === counted.id).map(({ channelName, route, calls, errors }) => ({ channelName, route, calls, errors }));
-    expect(mine).toEqual([
-      { channelName: 'counted', route: 'GET /api/v1/baskets/:reference', calls: 4, errors: 1 },
-      { channelName: 'counted', route: 'PATCH /api/v1/baskets', calls: 1, errors: 0 },
-    ]);
+    // a call is counted once its answer is sent (deprecation.ts, onResponse): the last one may land a moment later
+    await vi.waitFor(async () => {
+      const usage = await engine.request<{ data: { channelId: string; channelName: string | null; route: string; calls: number; errors: number }[] }>('GET', '/legacy/usage');
+      expect(usage.status).toBe(200);
+      const mine = usage.body.data.filter((row) => row.channelId === counted.id).map(({ channelName, route, calls, errors }) => ({ channelName, route, calls, errors }));
+      expect(mine).toEqual([
+        { channelName: 'counted', route: 'GET /api/v1/baskets/:reference', calls: 4, errors: 1 },
+        { channelName: 'counted', route: 'PATCH /api/v1/baskets', calls: 1, errors: 0 },
+      ]);
+    }, { timeout: 5_000, interval: 50 });
     const forbidden = await engine.request<{ error: { code: string } }>('GET', '/legacy/usage', { key: engine.keys.carts });
     expect([forbidden.status, forbidden.body.error.code]).toEqual([403, 'INSUFFICIENT_PERMISSIONS']);
   });
