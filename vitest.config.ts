@@ -8,9 +8,10 @@ export default defineConfig({
   test: {
     // one throwaway PostgreSQL cluster for the whole run, shared by both projects (absent binaries: its tests skip with the reason)
     globalSetup: ['./test/helpers/postgres-setup.ts'],
-    // API tests start real engines on loopback with real databases; two cores, so keep files in parallel but bounded
-    // (for the whole run, both projects together).
-    maxWorkers: 2,
+    // API tests start real engines on loopback with real databases; files in parallel but bounded (for the whole run,
+    // both projects together). Three on two cores: much of a file's time is waiting (a hold running out, a sweeper, a
+    // retry step at its shipped length, a child process starting), and a third file fills it.
+    maxWorkers: 3,
     testTimeout: 20_000,
     hookTimeout: 30_000,
     reporters: ['default', './test/helpers/summary-reporter.ts'],
