@@ -77,8 +77,8 @@ export interface CashFigures {
 export interface ReportFigures {
   readonly orders: { readonly count: number; readonly total: Money };
   readonly cancellations: { readonly count: number; readonly total: Money };
-  readonly byMethod: readonly MethodRow[];
-  readonly byEvent: readonly EventRow[];
+  readonly byMethod: MethodRow[];
+  readonly byEvent: EventRow[];
   readonly cash: CashFigures;
 }
 
