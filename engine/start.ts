@@ -117,6 +117,11 @@ export interface EngineOptions {
    * journalled with shiftId null, counted in no shift. The UI config tells the box office (`requireShift`)
    */
   readonly requireShift?: boolean;
+  /**
+   * bench only (no CLI flag, no environment variable): false skips the journal (contract §14) so that the bench
+   * measures what journalling costs; default true. An engine that sells must journal.
+   */
+  readonly journal?: boolean;
 }
 
 export interface RunningEngine {
@@ -151,7 +156,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     const deadlineMs = options.paymentDeadlineMs ?? DEFAULT_PROVIDER_DEADLINE_MS;
     const payments = withDeadline(simulator.provider, deadlineMs);
     const ctx = createContext(store, { holdSeconds: options.holdSeconds ?? 900, now, payments, syncing: options.upstream !== undefined, paymentLeaseMs: deadlineMs,
-      requireShift: options.requireShift ?? false });
+      requireShift: options.requireShift ?? false, journal: options.journal ?? true });
     let worker: SyncWorker | undefined;
     let allocator: Allocator | undefined;
     if (options.catalogFile !== undefined) await importCatalog(ctx, readCatalogFile(options.catalogFile));

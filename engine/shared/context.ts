@@ -34,6 +34,11 @@ export interface EngineContext {
    * open shift answers 409 SHIFT_NOT_OPEN (contract §14)
    */
   readonly requireShift: boolean;
+  /**
+   * whether orders and cancellations are journalled (contract §14; engine/journal/append.ts). Always true but in
+   * the bench, which turns it off through the programmatic API (createContext/startEngine) to measure its cost
+   */
+  readonly journal: boolean;
   /** resolves once every commit made so far is on the disk (store/durability.ts); before anything is promised outside */
   readonly whenDurable: () => Promise<void>;
 }
@@ -55,6 +60,8 @@ export type HoldLength = Pick<EngineContext, 'holdMs'>;
 export type Syncing = Pick<EngineContext, 'syncing'>;
 /** whether cash needs an open shift (contract §14, --require-shift) */
 export type ShiftRule = Pick<EngineContext, 'requireShift'>;
+/** whether orders and cancellations are journalled (false only in the bench) */
+export type Journalling = Pick<EngineContext, 'journal'>;
 /** waiting for the disk before anything is promised outside */
 export type Durability = Pick<EngineContext, 'whenDurable'>;
 /** the payment provider (only checkout/payments/lifecycle.ts calls it) */
@@ -85,6 +92,8 @@ export function createContext(
     paymentLeaseMs?: number;
     /** cash needs an open shift (`--require-shift`); default false */
     requireShift?: boolean;
+    /** bench only: false skips the journal (contract §14) to measure what it costs; default true */
+    journal?: boolean;
   },
 ): EngineContext {
   return {
@@ -102,5 +111,6 @@ export function createContext(
     newId: (prefix) => (prefix === 'crt' ? uuidV7() : `${prefix}_${timeOrderedId()}`),
     whenDurable: () => store.whenDurable(),
     requireShift: options.requireShift ?? false,
+    journal: options.journal ?? true,
   };
 }
