@@ -38,3 +38,46 @@ export type { Static };
 export interface ErrorBody {
   error: { type: string; code: string; message: string; param?: string; details?: Record<string, unknown> };
 }
+
+// Shifts and the cash drawer (contract §14). PROVISIONAL: written from the contract's shapes until the engine's
+// schemas (engine/contract/shift.ts) are merged; then these become imports like the ones above.
+/** A shift of this engine: open with its float, or closed with its Z figures. */
+export interface Shift {
+  id: string;
+  number: number;
+  status: 'open' | 'closed';
+  openedAt: string;
+  openingFloat: Money;
+  staff?: string;
+  closedAt?: string;
+  zNumber?: number;
+  expected?: Money;
+  counted?: Money;
+  difference?: Money;
+  note?: string;
+}
+/** POST /shifts/{id}/cash-movements */
+export interface CashMovement {
+  id: string;
+  kind: 'payIn' | 'payOut';
+  amount: Money;
+  reason: string;
+  at: string;
+}
+/** GET /shifts/{id}/report: the X report of an open shift, the frozen Z report of a closed one. */
+export interface ShiftReport {
+  kind?: 'X' | 'Z';
+  shift: Shift;
+  orders: { count: number; total: Money };
+  cancellations: { count: number; total: Money };
+  byMethod: { method: string; count: number; total: Money }[];
+  byEvent: { eventId: string; name: string; tickets: number; total: Money }[];
+  cash: { openingFloat: Money; sales: Money; refunds: Money; payIns: Money; payOuts: Money; expected: Money };
+}
+/** POST /shifts/{id}/print answers the queued job (contract §12), for a shift rather than an order. */
+export interface ShiftPrintJob {
+  id: string;
+  code: string;
+  state: 'queued' | 'printing' | 'done' | 'failed';
+  reason?: string;
+}
