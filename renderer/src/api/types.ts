@@ -6,6 +6,7 @@ import type { MoneyBody } from '../../../engine/contract/common';
 import type { Order as OrderSchema, PaymentRequest as PaymentSchema } from '../../../engine/contract/order';
 import type { GiftCardQuote as GiftCardQuoteSchema, GiftCardView as GiftCardViewSchema } from '../../../engine/contract/gift-card';
 import type { Holdings as HoldingsSchema } from '../../../engine/contract/holdings';
+import type { CashMovement as CashMovementSchema, Shift as ShiftSchema, ShiftReport as ShiftReportSchema } from '../../../engine/contract/shift';
 import type { SyncConflict as SyncConflictSchema, SyncStatus as SyncStatusSchema } from '../../../engine/contract/sync';
 export type { PrintBody, PrintJob, Printer } from '../../../engine/contract/printing';
 export type { OrdersSummary } from '../../../engine/contract/order-summary';
@@ -39,41 +40,13 @@ export interface ErrorBody {
   error: { type: string; code: string; message: string; param?: string; details?: Record<string, unknown> };
 }
 
-// Shifts and the cash drawer (contract §14). PROVISIONAL: written from the contract's shapes until the engine's
-// schemas (engine/contract/shift.ts) are merged; then these become imports like the ones above.
+// Shifts and the cash drawer (contract §14)
 /** A shift of this engine: open with its float, or closed with its Z figures. */
-export interface Shift {
-  id: string;
-  number: number;
-  status: 'open' | 'closed';
-  openedAt: string;
-  openingFloat: Money;
-  staff?: string;
-  closedAt?: string;
-  zNumber?: number;
-  expected?: Money;
-  counted?: Money;
-  difference?: Money;
-  note?: string;
-}
+export type Shift = ShiftSchema;
 /** POST /shifts/{id}/cash-movements */
-export interface CashMovement {
-  id: string;
-  kind: 'payIn' | 'payOut';
-  amount: Money;
-  reason: string;
-  at: string;
-}
+export type CashMovement = CashMovementSchema;
 /** GET /shifts/{id}/report: the X report of an open shift, the frozen Z report of a closed one. */
-export interface ShiftReport {
-  kind?: 'X' | 'Z';
-  shift: Shift;
-  orders: { count: number; total: Money };
-  cancellations: { count: number; total: Money };
-  byMethod: { method: string; count: number; total: Money }[];
-  byEvent: { eventId: string; name: string; tickets: number; total: Money }[];
-  cash: { openingFloat: Money; sales: Money; refunds: Money; payIns: Money; payOuts: Money; expected: Money };
-}
+export type ShiftReport = ShiftReportSchema;
 /** POST /shifts/{id}/print answers the queued job (contract §12), for a shift rather than an order. */
 export interface ShiftPrintJob {
   id: string;

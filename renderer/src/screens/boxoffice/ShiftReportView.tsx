@@ -20,7 +20,7 @@ interface Props {
  */
 export function ShiftReportView({ t, locale, timeZone, report, level = 2 }: Props) {
   const { shift, cash } = report;
-  const closed = shift.status === 'closed';
+  const closed = report.kind === 'Z';
   const money = (value: Money) => formatMoney(value, locale);
   const when = (iso: string) => formatDateTime(iso, locale, timeZone);
   const id = `report-${shift.id}`;
