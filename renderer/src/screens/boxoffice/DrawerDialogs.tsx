@@ -168,7 +168,6 @@ function MoneyInput(props: { id: string; label: string; currency: string | undef
           type="text"
           inputMode="decimal"
           autoComplete="off"
-          autoFocus={id !== 'counted-cash'}
           aria-invalid={invalid}
           aria-describedby={invalid ? `${id}-invalid` : undefined}
           value={value}

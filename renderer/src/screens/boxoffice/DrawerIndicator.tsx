@@ -26,8 +26,13 @@ export function DrawerIndicator() {
       <p className="drawer-state" role="status">
         {shift ? (
           <>
-            {t('drawer.openSince', { time: formatTime(shift.openedAt, locale, timeZone) })}
-            {expected && <> · {t('drawer.expected', { amount: formatMoney(expected, locale) })}</>}
+            <span className="since">{t('drawer.openSince', { time: formatTime(shift.openedAt, locale, timeZone) })}</span>
+            {expected && (
+              <span className="expected">
+                <span className="separator"> · </span>
+                {t('drawer.expected', { amount: formatMoney(expected, locale) })}
+              </span>
+            )}
           </>
         ) : (
           t('drawer.closed')
