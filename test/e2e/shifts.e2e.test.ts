@@ -25,7 +25,7 @@ const text = (bytes: Buffer | undefined) =>
     .join('\n');
 
 /** The header's drawer line. */
-const drawerState = (page: Page) => page.getByRole('group', { name: 'Cash drawer' }).getByRole('status');
+const drawerState = (page: Page) => page.getByRole('group', { name: 'Cash drawer', exact: true }).getByRole('status');
 
 /** A two-ticket (or `quantity`) cash sale on the first date from the keyboard: the date, the number, Enter, F2, Enter. */
 async function cashSale(page: Page, quantity: number): Promise<string> {

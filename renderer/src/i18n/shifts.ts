@@ -6,6 +6,7 @@ import { useSession, type Language } from '../stores/session';
  */
 const en = {
   'drawer.label': 'Cash drawer',
+  'drawer.actions': 'Cash drawer actions',
   'drawer.closed': 'Drawer closed',
   'drawer.openSince': 'Drawer open since {time}',
   'drawer.expected': 'expected {amount}',
@@ -90,6 +91,7 @@ export type ShiftKey = keyof typeof en;
 
 const de: Record<ShiftKey, string> = {
   'drawer.label': 'Kassenlade',
+  'drawer.actions': 'Kassenlade: Aktionen',
   'drawer.closed': 'Kassenlade geschlossen',
   'drawer.openSince': 'Kassenlade offen seit {time}',
   'drawer.expected': 'erwartet {amount}',
@@ -172,6 +174,7 @@ const de: Record<ShiftKey, string> = {
 
 const fr: Record<ShiftKey, string> = {
   'drawer.label': 'Tiroir-caisse',
+  'drawer.actions': 'Actions du tiroir-caisse',
   'drawer.closed': 'Tiroir fermé',
   'drawer.openSince': 'Tiroir ouvert depuis {time}',
   'drawer.expected': 'attendu {amount}',

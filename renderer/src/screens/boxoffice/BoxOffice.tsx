@@ -21,6 +21,7 @@ import { PrintQueue, PrintQueueButton } from './PrintQueue';
 import { drawerStore, useDrawer, type DrawerDialog } from '../../stores/drawer';
 import { useShiftT } from '../../i18n/shifts';
 import { DrawerDialogs } from './DrawerDialogs';
+import { DrawerButtons } from './DrawerIndicator';
 import { Shifts } from './Shifts';
 import { ZReport } from './ZReport';
 
@@ -157,9 +158,7 @@ export function BoxOffice() {
           {t('giftCardBalance.open')}
         </button>
         <PrintQueueButton onOpen={() => setPrintQueue(true)} />
-        <button type="button" className="secondary" aria-keyshortcuts="Shift+F8" onClick={() => setShifts(true)}>
-          {st('shifts.open')}
-        </button>
+        <DrawerButtons onShifts={() => setShifts(true)} />
         {syncing && (
           <button type="button" className={conflicts > 0 ? 'danger' : 'secondary'} onClick={() => setInbox(true)}>
             {t('sync.open', { count: conflicts })}

@@ -8,8 +8,8 @@ import { watchDrawer } from '../../stores/drawer-watch';
 
 /**
  * The drawer in the header: "Drawer open since 14:05 · expected €312.50" (the time on the venue's clock, the
- * amount the engine's report expects — never added up here) or "Drawer closed", with the drawer's actions:
- * `Open drawer` while it is closed; `Pay in`, `Pay out`, `Close shift` while it is open (keys in docs/ui.md).
+ * amount the engine's report expects — never added up here) or "Drawer closed". Its actions are beside the
+ * events (DrawerButtons) and on keys (docs/notes-ui-shifts.md): the header stays one row at 1080 px wide.
  */
 export function DrawerIndicator() {
   const t = useShiftT();
@@ -20,7 +20,6 @@ export function DrawerIndicator() {
   const timeZone = useCatalog((state) => state.locations.find((location) => location.timeZone !== undefined)?.timeZone);
   useEffect(() => watchDrawer(), []);
   if (!loaded) return null;
-  const ask = drawerStore.getState().dialogRequested;
   return (
     <div className={`drawer ${shift ? 'is-open' : 'is-closed'}`} role="group" aria-label={t('drawer.label')}>
       <p className="drawer-state" role="status">
@@ -38,7 +37,22 @@ export function DrawerIndicator() {
           t('drawer.closed')
         )}
       </p>
-      {shift ? (
+    </div>
+  );
+}
+
+/**
+ * The drawer's actions, beside the sale: `Open drawer` while it is closed; `Pay in`, `Pay out`, `Close shift` while
+ * it is open; and the manager's `Shifts`.
+ */
+export function DrawerButtons({ onShifts }: { onShifts(): void }) {
+  const t = useShiftT();
+  const shift = useDrawer((state) => state.shift);
+  const loaded = useDrawer((state) => state.loaded);
+  const ask = drawerStore.getState().dialogRequested;
+  return (
+    <div className="drawer-buttons" role="group" aria-label={t('drawer.actions')}>
+      {!loaded ? null : shift ? (
         <>
           <button type="button" className="secondary" aria-keyshortcuts="Shift+F3" onClick={() => ask('payIn')}>
             {t('drawer.payIn')}
@@ -55,6 +69,9 @@ export function DrawerIndicator() {
           {t('drawer.open')}
         </button>
       )}
+      <button type="button" className="secondary" aria-keyshortcuts="Shift+F8" onClick={onShifts}>
+        {t('shifts.open')}
+      </button>
     </div>
   );
 }
