@@ -1,5 +1,4 @@
-import type { CANCELLATION_COLUMNS, CASH_MOVEMENT_COLUMNS, EVENT_COLUMNS, JOURNAL_COLUMNS, ORDER_COLUMNS, PAYMENT_COLUMNS, SHIFT_COLUMNS} from './export-files';
-import { reportKind } from './export-files';
+import { reportKind, type CANCELLATION_COLUMNS, type CASH_MOVEMENT_COLUMNS, type EVENT_COLUMNS, type JOURNAL_COLUMNS, type ORDER_COLUMNS, type PAYMENT_COLUMNS, type SHIFT_COLUMNS } from './export-files';
 import type { ShiftReport } from './export-types';
 
 /**
