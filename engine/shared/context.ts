@@ -28,12 +28,17 @@ export interface EngineContext {
   /** epoch milliseconds; tests and the sync worker may move it */
   readonly now: () => number;
   readonly holdMs: number;
-  readonly newId: (prefix: 'crt' | 'itm' | 'ord' | 'pay' | 'tkt') => string;
   /**
    * whether orders and cancellations are journalled (contract §14; engine/journal/append.ts). Always true but in
    * the bench, which turns it off through the programmatic API (createContext/startEngine) to measure its cost
    */
   readonly journal: boolean;
+  readonly newId: (prefix: 'crt' | 'itm' | 'ord' | 'pay' | 'tkt' | 'shf' | 'mov') => string;
+  /**
+   * `serve --require-shift` (the desktop box office's `requireShift`): a cash checkout or a cash refund with no
+   * open shift answers 409 SHIFT_NOT_OPEN (contract §14)
+   */
+  readonly requireShift: boolean;
   /** resolves once every commit made so far is on the disk (store/durability.ts); before anything is promised outside */
   readonly whenDurable: () => Promise<void>;
 }
@@ -55,6 +60,8 @@ export type HoldLength = Pick<EngineContext, 'holdMs'>;
 export type Syncing = Pick<EngineContext, 'syncing'>;
 /** whether orders and cancellations are journalled (false only in the bench) */
 export type Journalling = Pick<EngineContext, 'journal'>;
+/** whether cash needs an open shift (contract §14, --require-shift) */
+export type ShiftRule = Pick<EngineContext, 'requireShift'>;
 /** waiting for the disk before anything is promised outside */
 export type Durability = Pick<EngineContext, 'whenDurable'>;
 /** the payment provider (only checkout/payments/lifecycle.ts calls it) */
@@ -85,6 +92,8 @@ export function createContext(
     paymentLeaseMs?: number;
     /** bench only: false skips the journal (contract §14) to measure what it costs; default true */
     journal?: boolean;
+    /** cash needs an open shift (`--require-shift`); default false */
+    requireShift?: boolean;
   },
 ): EngineContext {
   return {
@@ -102,5 +111,6 @@ export function createContext(
     newId: (prefix) => (prefix === 'crt' ? uuidV7() : `${prefix}_${timeOrderedId()}`),
     whenDurable: () => store.whenDurable(),
     journal: options.journal ?? true,
+    requireShift: options.requireShift ?? false,
   };
 }
