@@ -1,5 +1,5 @@
 import type { PrintLanguage } from '../contract/printing';
-import type { ShiftReport } from '../shifts/export-types';
+import type { ShiftReport } from '../contract/shift';
 import { fill, formatMoney, formatShortDateTime } from './labels';
 import { methodLabel, reportLabelsFor } from './report-labels';
 

@@ -1,4 +1,4 @@
-import type { MoneyShape } from './export-types';
+import type { Money } from '../domain/money';
 
 /**
  * Reading the `data` of a journal entry for the export. The journal stores it as JSON its writers shaped
@@ -24,14 +24,14 @@ export function text(data: unknown, name: string): string | undefined {
 }
 
 /** a Money value (`{ amount, currency }` with an integer amount), or undefined */
-export function asMoney(value: unknown): MoneyShape | undefined {
+export function asMoney(value: unknown): Money | undefined {
   if (!isRecord(value)) return undefined;
   const { amount, currency } = value;
   return typeof amount === 'number' && Number.isSafeInteger(amount) && typeof currency === 'string' ? { amount, currency } : undefined;
 }
 
 /** the payments of an order or the refunds of a cancellation: `[{ method, amount: Money }]` */
-export function payments(data: unknown, name: 'payments' | 'refunds'): { method: string; amount: MoneyShape }[] {
+export function payments(data: unknown, name: 'payments' | 'refunds'): { method: string; amount: Money }[] {
   const value = field(data, name);
   if (!Array.isArray(value)) return [];
   return value.flatMap((part: unknown) => {
@@ -52,19 +52,6 @@ export function ticketCount(data: unknown): number {
 }
 
 /** payments as one field: `method=amount CUR` joined by `;` (amounts in minor units), e.g. `card=1200 EUR;cash=300 EUR` */
-export function paymentsField(parts: readonly { method: string; amount: MoneyShape }[]): string {
+export function paymentsField(parts: readonly { method: string; amount: Money }[]): string {
   return parts.map((part) => `${part.method}=${part.amount.amount} ${part.amount.currency}`).join(';');
-}
-
-/**
- * Canonical JSON as the journal hashes it (contract §14): keys sorted at every depth, no spaces. TEMPORARY
- * copy until the journal helper's canonicalJson (engine/domain/journal.ts) is merged.
- */
-export function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (isRecord(value)) {
-    const keys = Object.keys(value).filter((key) => value[key] !== undefined).sort();
-    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
 }

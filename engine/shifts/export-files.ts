@@ -1,6 +1,8 @@
 import { csvFile, type CsvValue } from './csv';
-import { asMoney, canonical, field, payments, paymentsField, text, ticketCount } from './export-data';
-import type { JournalEntry, MoneyShape, ShiftReport } from './export-types';
+import { asMoney, field, payments, paymentsField, text, ticketCount } from './export-data';
+import type { ShiftReport } from '../contract/shift';
+import { canonicalJson, type JournalEntry } from '../domain/journal';
+import type { Money } from '../domain/money';
 
 /**
  * The CSV files of a shift's export (design "Export and print"), built from its report and its journal
@@ -32,7 +34,7 @@ export function exportFiles(report: ShiftReport, entries: readonly JournalEntry[
     'journal.csv': csvFile(JOURNAL_COLUMNS, sorted.map(journalRow)),
     'orders.csv': csvFile(ORDER_COLUMNS, ofKind('order').map(orderRow)),
     'cancellations.csv': csvFile(CANCELLATION_COLUMNS, ofKind('cancellation').map(cancellationRow)),
-    'payments.csv': csvFile(PAYMENT_COLUMNS, report.byMethod.map((row) => [row.method, row.total.currency, row.count, row.total.amount])),
+    'payments.csv': csvFile(PAYMENT_COLUMNS, report.byMethod.map((row) => [row.method, row.currency, row.count, row.total.amount])),
     'cash_movements.csv': csvFile(CASH_MOVEMENT_COLUMNS, ofKind('payIn', 'payOut').map(movementRow)),
     'events.csv': csvFile(EVENT_COLUMNS, report.byEvent.map((row) => [row.eventId, row.name, row.tickets, row.total.amount, row.total.currency])),
   };
@@ -40,23 +42,18 @@ export function exportFiles(report: ShiftReport, entries: readonly JournalEntry[
 
 function shiftRow(report: ShiftReport, entries: readonly JournalEntry[]): CsvValue[] {
   const { shift, cash } = report;
-  const amount = (money: MoneyShape | undefined) => money?.amount;
+  const amount = (money: Money | undefined) => money?.amount;
   const last = entries.at(-1);
   return [
-    shift.id, shift.number, shift.status, reportKind(report), shift.zNumber, shift.openedAt, shift.closedAt, shift.staff, shift.openingFloat.currency,
+    shift.id, shift.number, shift.status, report.kind, shift.zNumber, shift.openedAt, shift.closedAt, shift.staff, shift.openingFloat.currency,
     shift.openingFloat.amount, report.orders.count, report.orders.total.amount, report.cancellations.count, report.cancellations.total.amount,
     cash.sales.amount, cash.refunds.amount, cash.payIns.amount, cash.payOuts.amount, cash.expected.amount,
     amount(shift.counted), amount(shift.difference), shift.note, entries[0]?.seq, last?.seq, last?.hash,
   ];
 }
 
-/** X for an open shift, Z for a closed one (the report's own `kind` when it has one) */
-export function reportKind(report: ShiftReport): 'X' | 'Z' {
-  return report.kind ?? (report.shift.status === 'closed' ? 'Z' : 'X');
-}
-
 function journalRow(entry: JournalEntry): CsvValue[] {
-  return [entry.seq, entry.at, entry.kind, entry.ref, entry.amount?.amount, entry.amount?.currency, entry.prevHash, entry.hash, canonical(entry.data)];
+  return [entry.seq, entry.at, entry.kind, entry.ref, entry.amount?.amount, entry.amount?.currency, entry.prevHash, entry.hash, canonicalJson(entry.data)];
 }
 
 function orderRow(entry: JournalEntry): CsvValue[] {

@@ -1,5 +1,5 @@
-import { reportKind, type CANCELLATION_COLUMNS, type CASH_MOVEMENT_COLUMNS, type EVENT_COLUMNS, type JOURNAL_COLUMNS, type ORDER_COLUMNS, type PAYMENT_COLUMNS, type SHIFT_COLUMNS } from './export-files';
-import type { ShiftReport } from './export-types';
+import type { CANCELLATION_COLUMNS, CASH_MOVEMENT_COLUMNS, EVENT_COLUMNS, JOURNAL_COLUMNS, ORDER_COLUMNS, PAYMENT_COLUMNS, SHIFT_COLUMNS } from './export-files';
+import type { ShiftReport } from '../contract/shift';
 
 /**
  * README.txt of a shift's export: what each file and column holds, how the files are written, how the journal's
@@ -104,7 +104,7 @@ const FILES: readonly [string, string, Readonly<Record<string, string>>][] = [
 /** The README.txt of one shift's export. */
 export function exportReadme(report: ShiftReport): string {
   const { shift } = report;
-  const kind = reportKind(report);
+  const { kind } = report;
   const title = `Kassa shift export: shift ${shift.number}${shift.zNumber === undefined ? '' : `, Z ${shift.zNumber}`} (${kind} report)`;
   const lines = [
     title,

@@ -1,7 +1,8 @@
 import { strToU8, zipSync, type Zippable } from 'fflate';
 import { exportFiles } from './export-files';
 import { exportReadme } from './export-readme';
-import type { JournalEntry, ShiftReport } from './export-types';
+import type { ShiftReport } from '../contract/shift';
+import type { JournalEntry } from '../domain/journal';
 
 /**
  * A shift's export as zip bytes (design "Export and print"): README.txt and the CSV files of export-files.ts,

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
-import type { JournalEntry, ShiftReport } from '../../../engine/shifts/export-types';
+import type { ShiftReport } from '../../../engine/contract/shift';
+import type { JournalEntry } from '../../../engine/domain/journal';
 
 /** A closed shift with two sales (one split cash + gift card, one in CHF by card), a cancellation and two movements. */
 
@@ -15,9 +16,9 @@ export const fixtureReport: ShiftReport = {
   orders: { count: 2, total: eur(5800) },
   cancellations: { count: 1, total: eur(1200) },
   byMethod: [
-    { method: 'cash', count: 1, total: eur(2200) },
-    { method: 'giftCard', count: 1, total: eur(500) },
-    { method: 'card', count: 1, total: { amount: 3000, currency: 'CHF' } },
+    { method: 'cash', currency: 'EUR', count: 1, total: eur(2200) },
+    { method: 'giftCard', currency: 'EUR', count: 1, total: eur(500) },
+    { method: 'card', currency: 'CHF', count: 1, total: { amount: 3000, currency: 'CHF' } },
   ],
   byEvent: [{ eventId: 'evt_brass', name: 'Brass, Strings & Co', tickets: 5, total: eur(5800) }],
   cash: { openingFloat: eur(10000), sales: eur(2200), refunds: eur(1200), payIns: eur(2000), payOuts: eur(800), expected: eur(12200) },
