@@ -112,16 +112,16 @@ export interface EngineOptions {
   /** the print queue's knobs; the defaults (2 s doubling to 30 s; connect 5 s, write 15 s; probe 30 s) are the shipped ones */
   readonly printTuning?: { readonly backoff?: Backoff; readonly tcp?: TcpTimeouts; readonly probeIntervalMs?: number };
   /**
-   * bench only (no CLI flag, no environment variable): false skips the journal (contract §14) so that the bench
-   * measures what journalling costs; default true. An engine that sells must journal.
-   */
-  readonly journal?: boolean;
-  /**
    * `--require-shift` (contract §14; the desktop box office's `requireShift`, on there by default): a cash checkout or
    * a cash refund with no open shift answers 409 SHIFT_NOT_OPEN. Default false: cash sold with no shift open is
    * journalled with shiftId null, counted in no shift. The UI config tells the box office (`requireShift`)
    */
   readonly requireShift?: boolean;
+  /**
+   * bench only (no CLI flag, no environment variable): false skips the journal (contract §14) so that the bench
+   * measures what journalling costs; default true. An engine that sells must journal.
+   */
+  readonly journal?: boolean;
 }
 
 export interface RunningEngine {
@@ -156,7 +156,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     const deadlineMs = options.paymentDeadlineMs ?? DEFAULT_PROVIDER_DEADLINE_MS;
     const payments = withDeadline(simulator.provider, deadlineMs);
     const ctx = createContext(store, { holdSeconds: options.holdSeconds ?? 900, now, payments, syncing: options.upstream !== undefined, paymentLeaseMs: deadlineMs,
-      journal: options.journal ?? true, requireShift: options.requireShift ?? false });
+      requireShift: options.requireShift ?? false, journal: options.journal ?? true });
     let worker: SyncWorker | undefined;
     let allocator: Allocator | undefined;
     if (options.catalogFile !== undefined) await importCatalog(ctx, readCatalogFile(options.catalogFile));
