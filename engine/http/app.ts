@@ -27,6 +27,7 @@ import { giftCardRoutes, hubGiftCardRoutes } from './routes/gift-cards';
 import { hubRoutes } from './routes/hub';
 import { orderRoutes } from './routes/orders';
 import { orderSummaryRoutes } from './routes/order-summary';
+import { journalRoutes } from './routes/journal';
 import { syncRoutes } from './routes/sync';
 import type { SyncSource } from '../sync/sync-status';
 import { pspRoutes } from './routes/psp';
@@ -39,6 +40,7 @@ import { migrationGuideRoutes } from '../legacy-v1/routes/migration-guide';
 import { installLegacyHeaders } from '../legacy-v1/http/deprecation';
 import { printingRoutes, type PrintingRoutesOptions } from './routes/printing';
 import { shiftRoutes } from './routes/shifts';
+import { shiftOutputRoutes } from './routes/shift-output';
 import { staffSessionRoutes } from './routes/staff-sessions';
 
 export interface AppOptions {
@@ -146,6 +148,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(voucherRoutes, { ctx: options.ctx });
       await api.register(orderRoutes, { ctx: options.ctx, giftCardHub: options.giftCardHub });
       await api.register(orderSummaryRoutes, { ctx: options.ctx });
+      await api.register(journalRoutes, { ctx: options.ctx });
       const allocations = options.capabilities !== false && options.allocations !== false;
       if (options.capabilities !== false) await api.register(hubRoutes, { ctx: options.ctx, importBatch: options.capabilities?.importBatch, allocations });
       await api.register(giftCardRoutes, { ctx: options.ctx, giftCardHub: options.giftCardHub });
@@ -155,6 +158,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(legacyRoutes, { channels: options.ctx.store.repos.channels, baskets: options.ctx.store.repos.baskets });
       await api.register(printingRoutes, { ctx: options.ctx, ...options.printing });
       await api.register(shiftRoutes, { ctx: options.ctx });
+      await api.register(shiftOutputRoutes, { ctx: options.ctx, printing: options.printing.printing });
       await api.register(holdingRoutes, { ctx: options.ctx, allocator: options.allocator ?? (() => undefined) });
       if (options.staffPinHash !== undefined) await api.register(staffSessionRoutes, { keys: options.keys, pinHash: options.staffPinHash, now: options.ctx.now });
     },
