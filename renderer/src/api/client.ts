@@ -2,7 +2,7 @@ import { ApiError, networkError } from './errors';
 import { retryDelay, type Outcome } from './retry';
 import type { Cart, CreateCart, ErrorBody, StaffSession, Event, Holdings, Inventory, Location, Order, Payment, Money, PdfSize, PrintBody, PrintJob, Printer, SyncConflict, SyncStatus } from './types';
 import type { GiftCardQuote, GiftCardView, OrdersSummary } from './types';
-import type { CashMovement, Shift, ShiftPrintJob, ShiftReport } from './types';
+import type { CashMovement, Shift, ShiftPrintBody, ShiftPrintJob, ShiftReport } from './types';
 
 /**
  * The UI's only way to the engine: its localhost HTTP API, typed by the engine's schemas. Answers in the
@@ -207,7 +207,7 @@ export function createClient(options: ClientOptions) {
     closeShift: (shiftId: string, counted: Money, note?: string) =>
       data(request<{ data: Shift }>('POST', `${s(shiftId)}/close`, write({ counted, ...(note !== undefined && { note }) }))),
     /** the X or Z report on the receipt printer: a print job (202) */
-    printShift: (shiftId: string) => data(request<{ data: ShiftPrintJob }>('POST', `${s(shiftId)}/print`, write({}))),
+    printShift: (shiftId: string, body: ShiftPrintBody = {}) => data(request<{ data: ShiftPrintJob }>('POST', `${s(shiftId)}/print`, write(body))),
     shiftPrintJob: (jobId: string) => data(request<{ data: ShiftPrintJob }>('GET', `/print-jobs/${encodeURIComponent(jobId)}`, read)),
     holdings: () => data(request<{ data: Holdings }>('GET', '/sync/holdings', { ...read, once: true, timeoutMs: 3000 })),
     giveBack: (occurrenceId?: string) => data(request<{ data: Holdings }>('POST', '/sync/holdings/give-back', write(occurrenceId === undefined ? {} : { occurrenceId }))),

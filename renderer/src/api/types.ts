@@ -47,10 +47,5 @@ export type Shift = ShiftSchema;
 export type CashMovement = CashMovementSchema;
 /** GET /shifts/{id}/report: the X report of an open shift, the frozen Z report of a closed one. */
 export type ShiftReport = ShiftReportSchema;
-/** POST /shifts/{id}/print answers the queued job (contract §12), for a shift rather than an order. */
-export interface ShiftPrintJob {
-  id: string;
-  code: string;
-  state: 'queued' | 'printing' | 'done' | 'failed';
-  reason?: string;
-}
+/** POST /shifts/{id}/print answers the queued job of the report (contract §12): a print job with `shiftId`. */
+export type { PrintJob as ShiftPrintJob, ShiftPrintBody } from '../../../engine/contract/printing';
