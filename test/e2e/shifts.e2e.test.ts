@@ -164,6 +164,15 @@ describe('the cash drawer at the box office (#25)', () => {
     await page.getByRole('button', { name: 'Print again', exact: true }).waitFor();
     await expectAccessible(page, "today's shifts");
     await screenshot(page, 'shifts-manager');
+    // the same in German and French, the engine's figures formatted for the language
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('de');
+    await page.getByRole('heading', { name: 'Schichten von heute' }).waitFor();
+    await page.getByRole('heading', { name: 'Z-Bericht', exact: true }).waitFor();
+    expect(await page.getByLabel('Differenz', { exact: true }).textContent()).toBe('-0,50\u00a0€');
+    await page.getByRole('combobox', { name: 'Sprache' }).selectOption('fr');
+    await page.getByRole('heading', { name: 'Rapport Z', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Imprimer à nouveau', exact: true }).waitFor();
+    await page.getByRole('combobox', { name: 'Langue' }).selectOption('en');
   }, 90_000);
 
   it('with requireShift, a cash sale with the drawer closed asks to open it first, then goes on to the cash step', async () => {
