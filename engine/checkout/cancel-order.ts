@@ -35,7 +35,8 @@ export async function cancelOrder(ctx: Storage & Clock & Syncing & Durability & 
     const attempt = found && (await tx.checkout.attempt(found.id));
     if (order.status === 'cancelled') return { refund: attempt?.state === 'refunding' ? attempt.id : undefined };
     // --require-shift (contract §14): cash given back only while a shift is open (nothing changed yet)
-    if (ctx.requireShift && attempt?.method === 'cash' && attempt.amount > 0 && (await tx.shifts.openId()) === undefined) throw new EngineError('SHIFT_NOT_OPEN');
+    const cashBack = ctx.requireShift && attempt?.method === 'cash' && attempt.amount > 0;
+    if (cashBack && (await tx.shifts.openId()) === undefined) throw new EngineError('SHIFT_NOT_OPEN');
     // the cards it paid with and issued, before its seats (inventory) and vouchers: the documented lock order
     await lockAttemptGiftCards(tx, attempt, order.id);
     const imported = attempt !== undefined && (JSON.parse(attempt.request) as StoredPayment).imported === true && attempt.apiKeyId === by;
@@ -48,6 +49,9 @@ export async function cancelOrder(ctx: Storage & Clock & Syncing & Durability & 
     if (ctx.syncing) await tx.outbox.add('cancel', order.id, now);
     const { viaProvider } = attempt ? await releaseAndCancel(tx, attempt, now) : { viaProvider: false };
     if (sold) await journalCancellation(tx, sold, await cartOf(tx, order.cartId), now);
+    // again under the journal head's lock, which the entry took: a close that committed since the check above is
+    // seen now, and the refund is not journalled into no shift (all of it rolls back)
+    if (cashBack && sold && (await tx.shifts.openId()) === undefined) throw new EngineError('SHIFT_NOT_OPEN');
     return { refund: viaProvider && attempt ? attempt.id : undefined };
   });
   if (refund !== undefined) await refundAttempt(ctx, refund);

@@ -4,7 +4,7 @@ import type { PrintLanguage } from '../contract/printing';
 import { chargeNeedsProvider } from '../domain/payment-attempt';
 import { beginCheckout } from './checkout-begin';
 import { settleCheckout } from './checkout-settle';
-import type { Clock, Durability, GiftCardGuesses, Ids, InFlight, Journalling, ShiftRule, PaymentLease, Payments, Storage, Syncing } from '../shared/context';
+import type { Clock, Durability, GiftCardGuesses, Ids, InFlight, Journalling, PaymentLease, Payments, ShiftRule, Storage, Syncing } from '../shared/context';
 import { chargeAttempt, refundAttempt } from './payments/lifecycle';
 import { holdAtHub, type GiftCardHub } from './hub-hold';
 
