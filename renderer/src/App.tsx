@@ -10,6 +10,7 @@ import { SyncBacklog } from './screens/shared/SyncBacklog';
 import { useConnectivity, watchConnectivity } from './stores/connectivity';
 import { needsSignIn, sessionStore, useSession } from './stores/session';
 import { StaffSignIn } from './screens/boxoffice/StaffSignIn';
+import { DrawerIndicator } from './screens/boxoffice/DrawerIndicator';
 
 export function App() {
   const t = useT();
@@ -48,6 +49,7 @@ export function App() {
         {...(signedIn && { onSignOut: () => void sessionStore.getState().signOutRequested() })}
       >
         {mode === 'boxOffice' && !signingIn && <SyncBacklog t={t} />}
+        {mode === 'boxOffice' && !signingIn && <DrawerIndicator />}
         <PrinterAlert />
       </Header>
       {mode === 'kiosk' ? <Kiosk /> : <main className="main">{signingIn ? <StaffSignIn /> : <BoxOffice />}</main>}

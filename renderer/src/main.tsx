@@ -5,6 +5,7 @@ import { createClient } from './api/client';
 import { setClient } from './api/service';
 import { loadConfig } from './api/ui-config';
 import { restoreCart } from './stores/restore';
+import { drawerStore } from './stores/drawer';
 import { currentKey, initSession, sessionStore } from './stores/session';
 import './styles.css';
 
@@ -12,6 +13,7 @@ const root = createRoot(document.getElementById('root') ?? document.body);
 loadConfig().then(
   (config) => {
     initSession(config, new URLSearchParams(window.location.search));
+    drawerStore.getState().configured(config.requireShift === true);
     setClient(
       createClient({
         baseUrl: config.apiBase,

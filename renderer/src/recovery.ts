@@ -13,6 +13,7 @@ export type Recovery =
   | 'retry-later' // temporary: try again in a moment
   | 'fix-input' // the request needs changing
   | 'sign-in' // key or permission problem: staff must fix the set-up
+  | 'open-drawer' // cash needs an open shift (contract §14): open the drawer, then again
   | 'unknown';
 
 const BY_CODE: Readonly<Record<string, Recovery>> = {
@@ -34,6 +35,9 @@ const BY_CODE: Readonly<Record<string, Recovery>> = {
   GIFT_CARD_INSUFFICIENT_BALANCE: 'other-payment',
   GIFT_CARD_CURRENCY_MISMATCH: 'other-payment',
   GIFT_CARD_NOT_ACCEPTED: 'other-payment',
+  // the cash drawer (contract §14)
+  SHIFT_NOT_OPEN: 'open-drawer',
+  INSUFFICIENT_CASH: 'fix-input',
 };
 
 const BY_TYPE: Readonly<Record<string, Recovery>> = {

@@ -2,6 +2,7 @@ import { ApiError, networkError } from './errors';
 import { retryDelay, type Outcome } from './retry';
 import type { Cart, CreateCart, ErrorBody, StaffSession, Event, Holdings, Inventory, Location, Order, Payment, Money, PdfSize, PrintBody, PrintJob, Printer, SyncConflict, SyncStatus } from './types';
 import type { GiftCardQuote, GiftCardView, OrdersSummary } from './types';
+import type { CashMovement, Shift, ShiftPrintBody, ShiftPrintJob, ShiftReport } from './types';
 
 /**
  * The UI's only way to the engine: its localhost HTTP API, typed by the engine's schemas. Answers in the
@@ -122,6 +123,7 @@ export function createClient(options: ClientOptions) {
   const write = (body?: unknown) => ({ body, repeatable: false });
   const q = (currency?: string) => (currency ? `?currency=${encodeURIComponent(currency)}` : '');
   const c = (cartId: string) => `/carts/${encodeURIComponent(cartId)}`;
+  const s = (shiftId: string) => `/shifts/${encodeURIComponent(shiftId)}`;
   const data = <T>(promise: Promise<{ data: T }>) => promise.then((answer) => answer.data);
 
   return {
@@ -188,6 +190,25 @@ export function createClient(options: ClientOptions) {
     /** the tickets as a PDF (A4 or 80 mm), fetched with the key header a plain link could not carry */
     ticketsPdf: (orderId: string, size: PdfSize) =>
       request<Response>('GET', `/orders/${encodeURIComponent(orderId)}/tickets.pdf?size=${size}`, { ...read, raw: true }).then((response) => response.blob()),
+    // shifts and the cash drawer (contract §14): the engine counts every figure, the UI shows them
+    /** the open shift, or null (404 RESOURCE_NOT_FOUND: the drawer is closed) */
+    currentShift: () =>
+      data(request<{ data: Shift }>('GET', '/shifts/current', read)).catch((error: unknown) => {
+        if (error instanceof ApiError && error.status === 404) return null;
+        throw error;
+      }),
+    /** newest first, a page at a time */
+    shifts: (limit: number, cursor?: string) =>
+      request<{ data: Shift[]; nextCursor?: string }>('GET', `/shifts?limit=${limit}${cursor === undefined ? '' : `&cursor=${encodeURIComponent(cursor)}`}`, read),
+    openShift: (openingFloat: Money, staff?: string) => data(request<{ data: Shift }>('POST', '/shifts', write({ openingFloat, ...(staff !== undefined && { staff }) }))),
+    cashMovement: (shiftId: string, body: { kind: CashMovement['kind']; amount: Money; reason: string }) =>
+      data(request<{ data: CashMovement }>('POST', `${s(shiftId)}/cash-movements`, write(body))),
+    shiftReport: (shiftId: string) => data(request<{ data: ShiftReport }>('GET', `${s(shiftId)}/report`, read)),
+    closeShift: (shiftId: string, counted: Money, note?: string) =>
+      data(request<{ data: Shift }>('POST', `${s(shiftId)}/close`, write({ counted, ...(note !== undefined && { note }) }))),
+    /** the X or Z report on the receipt printer: a print job (202) */
+    printShift: (shiftId: string, body: ShiftPrintBody = {}) => data(request<{ data: ShiftPrintJob }>('POST', `${s(shiftId)}/print`, write(body))),
+    shiftPrintJob: (jobId: string) => data(request<{ data: ShiftPrintJob }>('GET', `/print-jobs/${encodeURIComponent(jobId)}`, read)),
     holdings: () => data(request<{ data: Holdings }>('GET', '/sync/holdings', { ...read, once: true, timeoutMs: 3000 })),
     giveBack: (occurrenceId?: string) => data(request<{ data: Holdings }>('POST', '/sync/holdings/give-back', write(occurrenceId === undefined ? {} : { occurrenceId }))),
     retryConflict: (id: number) => data(request<{ data: SyncConflict }>('POST', `/sync/conflicts/${id}/retry`, write())),

@@ -6,6 +6,7 @@ import type { MoneyBody } from '../../../engine/contract/common';
 import type { Order as OrderSchema, PaymentRequest as PaymentSchema } from '../../../engine/contract/order';
 import type { GiftCardQuote as GiftCardQuoteSchema, GiftCardView as GiftCardViewSchema } from '../../../engine/contract/gift-card';
 import type { Holdings as HoldingsSchema } from '../../../engine/contract/holdings';
+import type { CashMovement as CashMovementSchema, Shift as ShiftSchema, ShiftReport as ShiftReportSchema } from '../../../engine/contract/shift';
 import type { SyncConflict as SyncConflictSchema, SyncStatus as SyncStatusSchema } from '../../../engine/contract/sync';
 export type { PrintBody, PrintJob, Printer } from '../../../engine/contract/printing';
 export type { OrdersSummary } from '../../../engine/contract/order-summary';
@@ -38,3 +39,13 @@ export type { Static };
 export interface ErrorBody {
   error: { type: string; code: string; message: string; param?: string; details?: Record<string, unknown> };
 }
+
+// Shifts and the cash drawer (contract §14)
+/** A shift of this engine: open with its float, or closed with its Z figures. */
+export type Shift = ShiftSchema;
+/** POST /shifts/{id}/cash-movements */
+export type CashMovement = CashMovementSchema;
+/** GET /shifts/{id}/report: the X report of an open shift, the frozen Z report of a closed one. */
+export type ShiftReport = ShiftReportSchema;
+/** POST /shifts/{id}/print answers the queued job of the report (contract §12): a print job with `shiftId`. */
+export type { PrintJob as ShiftPrintJob, ShiftPrintBody } from '../../../engine/contract/printing';

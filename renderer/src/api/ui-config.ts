@@ -8,6 +8,8 @@ export interface UiConfig {
   /** the engine offers the staff sign-in (POST /staff-sessions): the box office asks for the staff PIN */
   staffSignIn?: boolean;
   apiBase: string;
+  /** the engine refuses cash with no open shift (`serve --require-shift`, the desktop box office's default): the box office asks to open the drawer first */
+  requireShift?: boolean;
   testTokens: string[];
   /** the desktop app's setting; a kiosk's mode cannot be changed from the page */
   mode?: 'boxOffice' | 'kiosk';

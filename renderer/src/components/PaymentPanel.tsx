@@ -15,6 +15,8 @@ interface Props {
   cash: boolean;
   onCard(token: string): void;
   onCash(tendered: Money): void;
+  /** asked before the cash step opens: false keeps it shut (the drawer must be opened first, and asks for it) */
+  beforeCash?: () => boolean;
   /** gift cards accepted (not for a gift-card cart): the gift-card step, and whether the cards cover the total */
   giftCard?: { step: ReactNode; covered: boolean; onComplete(): void };
 }
@@ -25,7 +27,7 @@ const NOTES = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000];
  * Card (with the simulator's test cards while it is in use) or cash with the amount tendered; gift cards first
  * when the cart takes them, then card or cash for what they leave, or `Complete sale` when they cover it all.
  */
-export function PaymentPanel({ t, locale, total, testTokens, busy, cash, onCard, onCash, giftCard }: Props) {
+export function PaymentPanel({ t, locale, total, testTokens, busy, cash, onCard, onCash, beforeCash, giftCard }: Props) {
   const [method, setMethod] = useState<'card' | 'cash' | 'giftCard' | null>(null);
   const covered = giftCard?.covered === true;
   const [token, setToken] = useState(testTokens[0] ?? '');
@@ -42,7 +44,7 @@ export function PaymentPanel({ t, locale, total, testTokens, busy, cash, onCard,
           {t('pay.card')}
         </button>
         {cash && (
-          <button type="button" id="pay-cash" className="primary" aria-pressed={method === 'cash'} aria-keyshortcuts="F2" disabled={busy || covered} onClick={() => setMethod('cash')}>
+          <button type="button" id="pay-cash" className="primary" aria-pressed={method === 'cash'} aria-keyshortcuts="F2" disabled={busy || covered} onClick={() => (beforeCash?.() ?? true) && setMethod('cash')}>
             {t('pay.cash')}
           </button>
         )}

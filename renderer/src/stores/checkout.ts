@@ -3,6 +3,7 @@ import { toApiError, type ApiError } from '../api/errors';
 import { api } from '../api/service';
 import type { Order, Payment } from '../api/types';
 import { cartStore } from './cart';
+import { drawerStore } from './drawer';
 import { giftCardPaymentStore } from './gift-card-payment';
 
 /**
@@ -58,6 +59,9 @@ export const checkoutStore = createStore<CheckoutState>()((set, get) => {
         cartStore.getState().holdExpired();
         return set({ ...initial });
       }
+      // cash with no open shift where the engine requires one (contract §14): the Open drawer dialog, and once the
+      // drawer is open the same payment again (a new attempt, a new key: nothing was charged)
+      if (error.code === 'SHIFT_NOT_OPEN') drawerStore.getState().shiftRequired(() => void attempt(asked));
       if (error.code === 'EXPECTED_TOTAL_MISMATCH') await refreshCart();
       // a card spent elsewhere meanwhile, or voided: the cards are quoted again, so `Left to pay` is current
       if (error.code.startsWith('GIFT_CARD_')) await giftCardPaymentStore.getState().cartRepriced();

@@ -20,7 +20,7 @@ export interface PrintingState {
   /** a sale was confirmed: the kiosk prints it without being asked (once per order, even after a reload) */
   saleConfirmed(orderId: string): Promise<void>;
   /** staff asked to print (F9, the button) or reprint */
-  printRequested(orderId: string, body?: { what?: PrintJob['what']; printer?: string }): Promise<void>;
+  printRequested(orderId: string, body?: { what?: PrintBody['what']; printer?: string }): Promise<void>;
   reprintRequested(job: PrintJob): Promise<void>;
   queueOpened(): Promise<void>;
   printersChecked(): Promise<void>;
@@ -82,7 +82,9 @@ export const printingStore = createStore<PrintingState>()((set, get) => {
     },
     async reprintRequested(job) {
       try {
-        await api().print(job.orderId, { what: job.what, printer: job.printer });
+        // a shift's X or Z report prints again from its shift, an order's job from its order
+        if (job.shiftId !== undefined) await api().printShift(job.shiftId, { printer: job.printer });
+        else if (job.orderId !== undefined && isOrderWhat(job.what)) await api().print(job.orderId, { what: job.what, printer: job.printer });
         set({ error: null });
       } catch (thrown) {
         set({ error: toApiError(thrown) });
@@ -124,3 +126,8 @@ export function watchPrinters(intervalMs = 5000): () => void {
 }
 
 export const usePrinting = <T>(selector: (state: PrintingState) => T): T => useStore(printingStore, selector);
+
+/** What an order's job prints (not a shift's report). */
+function isOrderWhat(what: PrintJob['what']): what is NonNullable<PrintBody['what']> {
+  return what === 'all' || what === 'tickets' || what === 'receipt';
+}

@@ -67,6 +67,12 @@ const EXPECTED_BY_CODE: Readonly<Record<string, Recovery>> = {
   GIFT_CARD_CURRENCY_MISMATCH: 'other-payment',
   GIFT_CARD_NOT_ACCEPTED: 'other-payment',
   GIFT_CARD_ALREADY_USED: 'refresh',
+  // shifts and the cash drawer (issue #25): cash with no open shift leads to the drawer; a pay-out the drawer cannot
+  // cover is an entry to change; a shift opened or closed elsewhere meanwhile is read again
+  SHIFT_ALREADY_OPEN: 'refresh',
+  SHIFT_NOT_OPEN: 'open-drawer',
+  SHIFT_CLOSED: 'refresh',
+  INSUFFICIENT_CASH: 'fix-input',
 };
 
 /** Codes the UI handles specifically, whatever type they arrive with (errors.ts BY_CODE). */
@@ -88,6 +94,9 @@ const SPECIFIC: Readonly<Record<string, Recovery>> = {
   GIFT_CARD_INSUFFICIENT_BALANCE: 'other-payment',
   GIFT_CARD_CURRENCY_MISMATCH: 'other-payment',
   GIFT_CARD_NOT_ACCEPTED: 'other-payment',
+  // the cash drawer (issue #25)
+  SHIFT_NOT_OPEN: 'open-drawer',
+  INSUFFICIENT_CASH: 'fix-input',
 };
 
 /** Broad handling by type (spec §7.2), plus the client's own NETWORK_ERROR. */

@@ -1,10 +1,11 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { useConfirm } from '../../components/ConfirmDialog';
 import { useT } from '../../i18n/i18n';
 import { cartStore, useCart } from '../../stores/cart';
 import { checkoutStore, useCheckout } from '../../stores/checkout';
 import { useCatalog } from '../../stores/catalog';
 import './box-office.css';
+import './shifts.css';
 import { CartPanel } from '../shared/CartPanel';
 import { Checkout } from '../shared/Checkout';
 import { Confirmation } from '../shared/Confirmation';
@@ -17,6 +18,15 @@ import { GiftCardBalance } from './GiftCardBalance';
 import { OrderLookup } from './OrderLookup';
 import { SyncInbox } from './SyncInbox';
 import { PrintQueue, PrintQueueButton } from './PrintQueue';
+import { drawerStore, useDrawer, type DrawerDialog } from '../../stores/drawer';
+import { useShiftT } from '../../i18n/shifts';
+import { DrawerDialogs } from './DrawerDialogs';
+import { DrawerButtons } from './DrawerIndicator';
+import { Shifts } from './Shifts';
+import { ZReport } from './ZReport';
+
+/** The drawer's keys (docs/ui.md): Shift with the function key of the nearest sale step; Shift+F8 lists today's shifts. */
+const DRAWER_KEYS: Readonly<Record<string, DrawerDialog>> = { F2: 'open', F3: 'payIn', F4: 'payOut', F9: 'close' };
 
 /** Moves the keyboard focus once React has drawn what the key opened. */
 const focusSoon = (id: string) => requestAnimationFrame(() => document.getElementById(id)?.focus());
@@ -40,6 +50,9 @@ function focusSaleStart(unlessFocused = false, tries = 10): void {
  */
 export function BoxOffice() {
   const t = useT();
+  const st = useShiftT();
+  const zReport = useDrawer((state) => state.closed !== null);
+  const [shifts, setShifts] = useState(false);
   const cart = useCart((state) => state.cart);
   const order = useCheckout((state) => state.order);
   const [lookup, setLookup] = useState(false);
@@ -62,6 +75,8 @@ export function BoxOffice() {
     setInbox(false);
     setPrintQueue(false);
     setBalance(false);
+    setShifts(false);
+    drawerStore.getState().zReportLeft();
     focusSaleStart();
   }, []);
   /** F6 or the button: the sale on screen is done with; the next one starts where the keyboard left off. */
@@ -79,8 +94,13 @@ export function BoxOffice() {
     const keys = (event: KeyboardEvent) => {
       const click = (id: string) => document.getElementById(id)?.click();
       if (document.querySelector('dialog[open]')) return; // a dialog answers its own keys
+      const drawerDialog = event.shiftKey ? DRAWER_KEYS[event.key] : undefined;
+      if (event.shiftKey && event.key === 'F8') setShifts(true);
+      else if (drawerDialog) drawerStore.getState().dialogRequested(drawerDialog);
+      else if (event.key === 'F9' && drawerStore.getState().closed) click('report-print'); // the Z report on screen: print again
+      else if (event.shiftKey && /^F\d+$/.test(event.key)) return; // no other Shift+F-key is the box office's
       // F6 never gives up a held cart (that is Esc, after a confirmation): mid-sale it only comes back to the sale.
-      if (event.key === 'F6') void newSale();
+      else if (event.key === 'F6') void newSale();
       else if (event.key === 'F2') {
         click('pay-cash');
         focusSoon('cash-tendered');
@@ -104,20 +124,29 @@ export function BoxOffice() {
     return () => window.removeEventListener('keydown', keys);
   }, [askRelease, newSale]);
 
+  // The drawer's dialogs open over any screen (its keys work everywhere in the box office).
+  const screen = (content: ReactNode) => (
+    <>
+      <DrawerDialogs />
+      {content}
+    </>
+  );
   // Back from a side screen: the cursor where the sale goes on.
-  if (lookup) return <OrderLookup onBack={backToSale} />;
-  if (inbox) return <SyncInbox onBack={backToSale} />;
-  if (printQueue) return <PrintQueue onBack={backToSale} />;
-  if (balance) return <GiftCardBalance onBack={backToSale} />;
+  if (zReport) return screen(<ZReport onBack={backToSale} />);
+  if (shifts) return screen(<Shifts onBack={backToSale} />);
+  if (lookup) return screen(<OrderLookup onBack={backToSale} />);
+  if (inbox) return screen(<SyncInbox onBack={backToSale} />);
+  if (printQueue) return screen(<PrintQueue onBack={backToSale} />);
+  if (balance) return screen(<GiftCardBalance onBack={backToSale} />);
   if (order) {
-    return (
+    return screen(
       <>
         <Confirmation order={order} onNewSale={() => void newSale()} />
         <p className="shortcuts">{t('boxOffice.keysDone')}</p>
-      </>
+      </>,
     );
   }
-  return (
+  return screen(
     <div className="box-office">
       {confirm.dialog}
       <div className="column events-column">
@@ -129,6 +158,7 @@ export function BoxOffice() {
           {t('giftCardBalance.open')}
         </button>
         <PrintQueueButton onOpen={() => setPrintQueue(true)} />
+        <DrawerButtons onShifts={() => setShifts(true)} />
         {syncing && (
           <button type="button" className={conflicts > 0 ? 'danger' : 'secondary'} onClick={() => setInbox(true)}>
             {t('sync.open', { count: conflicts })}
@@ -156,7 +186,8 @@ export function BoxOffice() {
           </div>
         )}
         <p className="shortcuts">{t('boxOffice.keys')}</p>
+        <p className="shortcuts">{st('drawer.keys')}</p>
       </div>
-    </div>
+    </div>,
   );
 }

@@ -37,7 +37,7 @@ export function PrintQueue({ onBack }: { onBack(): void }) {
           rowAttributes={(job) => ({ 'data-state': job.state })}
           columns={[
             { heading: pt('print.code'), cell: (job) => job.code, className: 'code' },
-            { heading: pt('print.order'), cell: (job) => job.orderId },
+            { heading: pt('print.order'), cell: (job) => job.orderId ?? '—' },
             { heading: pt('print.what'), cell: (job) => pt(`print.what.${job.what}` satisfies PrintKey) },
             { heading: pt('print.printer'), cell: (job) => job.printer },
             {

@@ -5,9 +5,15 @@ import { ThreeDSDialog } from '../../components/ThreeDSDialog';
 import { useLocale, useT } from '../../i18n/i18n';
 import { useCart } from '../../stores/cart';
 import { checkoutStore, useCheckout } from '../../stores/checkout';
+import { drawerStore } from '../../stores/drawer';
 import { giftCardPaymentStore, useGiftCardPayment } from '../../stores/gift-card-payment';
 import { useSession } from '../../stores/session';
 import { isGiftCardCart } from './gift-cards';
+
+/** Once the drawer the cash payment asked for is open: the cash step, with the cursor in the amount. */
+function resumeCash(): void {
+  requestAnimationFrame(() => document.getElementById('pay-cash')?.click());
+}
 
 /**
  * Paying for the held cart: gift cards first if any (each with the engine's figures and `Left to pay`), then card
@@ -52,6 +58,7 @@ export function Checkout({ cash }: { cash: boolean }) {
         cash={cash}
         onCard={(token) => void actions.cardPaid(token)}
         onCash={(tendered) => void actions.cashPaid(tendered)}
+        beforeCash={() => drawerStore.getState().cashAllowed(resumeCash)}
         {...(acceptsGiftCards && {
           giftCard: {
             step: <GiftCardForm t={t} busy={busy} onCode={gift.codeEntered} />,

@@ -31,7 +31,7 @@ export function PrintPanel({ order, reprint = false }: { order: Order; /** a loo
   useEffect(() => {
     if (kiosk) return undefined;
     const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'F9') return;
+      if (event.key !== 'F9' || event.shiftKey) return; // Shift+F9 closes the shift (BoxOffice)
       event.preventDefault();
       void printingStore.getState().printRequested(order.id);
     };
