@@ -83,6 +83,9 @@ export const ERROR_CATALOGUE = {
   GIFT_CARD_CURRENCY_MISMATCH: row('INVALID_REQUEST_ERROR', 400),
   GIFT_CARD_NOT_ACCEPTED: row('INVALID_REQUEST_ERROR', 400),
   GIFT_CARD_ALREADY_USED: row('CONFLICT_ERROR', 409),
+  // a terminal's journal at its hub (issue #25, contract §14): POST /hub/journal
+  JOURNAL_GAP: row('CONFLICT_ERROR', 409),
+  JOURNAL_CHAIN_BROKEN: row('CONFLICT_ERROR', 409),
 } as const satisfies Record<string, CatalogueRow>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -22,6 +22,8 @@ import { createPrintJobRepo } from './print-job-repo';
 import { createPspRepo } from './psp-repo';
 import { createStaffPinRepo } from './staff-pin-repo';
 import { createStockRepo } from './stock-repo';
+import { createJournalSyncRepo } from './journal-sync-repo';
+import { createTerminalJournalRepo } from './terminal-journal-repo';
 import type { CatalogDocument } from '../contract/catalog';
 import { randomBytes } from 'node:crypto';
 
@@ -61,6 +63,8 @@ export function createSqliteStore(db: Db, options: { groupCommit?: boolean; mast
     psp: createPspRepo(db),
     staffPins: createStaffPinRepo(db),
     stock: createStockRepo(db),
+    terminalJournals: createTerminalJournalRepo(db),
+    journalSync: createJournalSyncRepo(db),
   };
   const writer = createCatalogWriter(db);
 

@@ -27,6 +27,8 @@ import { createPgPspRepo } from './psp-repo';
 import type { Queryable } from './queryable';
 import { createPgStaffPinRepo } from './staff-pin-repo';
 import { createPgStockRepo } from './stock-repo';
+import { createPgJournalSyncRepo } from './journal-sync-repo';
+import { createPgTerminalJournalRepo } from './terminal-journal-repo';
 
 /** How often a transaction that lost a deadlock or a serialization race is run again before it fails. */
 const ATTEMPTS = 5;
@@ -67,6 +69,8 @@ export async function createPostgresStore(url: string, options: PostgresOptions 
     psp: createPgPspRepo(q),
     staffPins: createPgStaffPinRepo(q),
     stock: createPgStockRepo(q),
+    terminalJournals: createPgTerminalJournalRepo(q),
+    journalSync: createPgJournalSyncRepo(q),
   });
   const autocommit: Queryable = { query: (text, values) => unavailableOnFailure(() => textRefused(() => pool.query(text, values))) };
   const repos = reposOn(autocommit);
