@@ -1,5 +1,5 @@
 import { EngineError } from '../domain/errors';
-import { entryHash } from '../domain/journal';
+import { GENESIS_HASH, canonicalJson, entryHash } from '../domain/journal';
 import type { Caller } from '../domain/scopes';
 import type { HubJournalAnswer, WireJournalEntry } from '../contract/hub-journal';
 import type { Clock, Storage } from '../shared/context';
@@ -21,8 +21,6 @@ import { shiftClosingOf, shiftOpeningOf } from './terminal-shifts';
  * The answer names the last seq now held: the terminal's cursor.
  */
 
-export const ZERO_HASH = '0'.repeat(64);
-
 /** The terminal a sync key stands for at its hub. */
 export const terminalOf = (caller: Caller): string => caller.owner;
 
@@ -32,7 +30,7 @@ export async function receiveTerminalJournal(ctx: Storage & Clock, caller: Calle
   return ctx.store.transaction(async (tx) => {
     // one writer per terminal chain (PostgreSQL: several hub processes; SQLite: the write lock already)
     await tx.locks.named(`terminal-journal:${keyId}`);
-    const head = (await tx.terminalJournals.head(keyId)) ?? { seq: 0, hash: ZERO_HASH };
+    const head = (await tx.terminalJournals.head(keyId)) ?? { seq: 0, hash: GENESIS_HASH };
     const [first] = entries;
     const last = entries.at(-1);
     if (!first || !last) return { lastSeq: head.seq, head: head.hash, stored: 0 };
@@ -76,15 +74,15 @@ async function checkHeld(tx: Tx, keyId: string, entries: readonly WireJournalEnt
 const broken = (index: number, seq: number, reason: 'hash-mismatch' | 'chain-broken' | 'differs'): EngineError =>
   new EngineError('JOURNAL_CHAIN_BROKEN', { param: `entries[${index}]`, details: { seq, reason } });
 
-/** The row as the terminal's `journal` table holds it: amount and data as JSON text. */
+/** The row as the terminal's `journal` table holds it: amount and data as canonical JSON text (journal/append.ts). */
 function rowOf(entry: WireJournalEntry): StoredJournalRow {
   return {
     seq: entry.seq,
     at: entry.at,
     kind: entry.kind,
     ref: entry.ref,
-    amount: entry.amount === undefined ? null : JSON.stringify(entry.amount),
-    data: JSON.stringify(entry.data),
+    amount: entry.amount === undefined ? null : canonicalJson(entry.amount),
+    data: canonicalJson(entry.data),
     prevHash: entry.prevHash,
     hash: entry.hash,
   };
