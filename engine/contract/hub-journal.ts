@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Money } from './common';
+import { Shift, ShiftsQuery } from './shift';
 
 /**
  * POST /hub/journal and GET /hub/journal (contract §14, hub only): a terminal's journal entries reach its hub, each
@@ -59,3 +60,25 @@ export const HubJournalPage = Type.Object({
   data: Type.Array(WireJournalEntry),
   nextAfter: Type.Optional(Type.Integer()),
 });
+
+/** GET /shifts: this engine's shifts, or at a hub (`terminal`) its terminals' shifts (contract §14). */
+export const ShiftsListQuery = Type.Object(
+  {
+    ...ShiftsQuery.properties,
+    terminal: Type.Optional(Type.String({
+      minLength: 1,
+      maxLength: 128,
+      description: "at a hub: a terminal's shifts (its sync key's owner, the id of its first key) as its journal told them, or `all` for every terminal's; left out: this engine's own",
+    })),
+  },
+  { additionalProperties: false },
+);
+
+/** A shift in a list: with `terminal` and a closed one's `report` (its Z report) when it is a terminal's. */
+export const ListedShift = Type.Object({
+  ...Shift.properties,
+  terminal: Type.Optional(Type.String({ description: "the terminal whose shift it is (?terminal= only): its sync key's owner" })),
+  report: Type.Optional(Type.Unknown({ description: "a terminal's closed shift: its Z report (the shape of GET /shifts/{id}/report) as the terminal froze it" })),
+});
+
+export const ListedShiftsPage = Type.Object({ data: Type.Array(ListedShift), nextCursor: Type.Optional(Type.String()) });

@@ -56,27 +56,25 @@ export function shiftClosingOf(entry: WireJournalEntry): TerminalShiftClosing | 
   };
 }
 
-/** One terminal shift as GET /shifts?terminal= lists it: the shift's own shape, its terminal, and a closed one's Z report. */
+/** One terminal shift as GET /shifts?terminal= lists it: the shift's own shape (absent fields left out), its terminal, and a closed one's Z report. */
 export function terminalShiftView(row: TerminalShiftRow) {
   const money = (amount: number) => ({ amount, currency: row.currency });
-  const report: unknown = row.report === null ? null : JSON.parse(row.report);
+  const report: unknown = row.report === null ? undefined : JSON.parse(row.report);
   return {
     id: row.id,
     number: row.number,
     status: row.status,
     openedAt: row.openedAt,
     openingFloat: money(row.openingFloat),
-    staff: row.staff,
+    ...(row.staff !== null && { staff: row.staff }),
+    ...(row.closedAt !== null && { closedAt: row.closedAt }),
+    ...(row.zNumber !== null && { zNumber: row.zNumber }),
+    ...(row.expected !== null && { expected: money(row.expected) }),
+    ...(row.counted !== null && { counted: money(row.counted) }),
+    ...(row.difference !== null && { difference: money(row.difference) }),
+    ...(row.note !== null && { note: row.note }),
     terminal: row.keyId,
-    ...(row.status === 'closed' && {
-      closedAt: row.closedAt,
-      zNumber: row.zNumber,
-      expected: row.expected === null ? null : money(row.expected),
-      counted: row.counted === null ? null : money(row.counted),
-      difference: row.difference === null ? null : money(row.difference),
-      note: row.note,
-      report,
-    }),
+    ...(report !== undefined && report !== null && { report }),
   };
 }
 export type TerminalShiftView = ReturnType<typeof terminalShiftView>;
