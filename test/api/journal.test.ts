@@ -126,3 +126,18 @@ describe('the journal', () => {
     expectError(await engine.request('GET', '/journal', { key: null }), 401, 'INVALID_API_KEY');
   });
 });
+
+describe('the bench-only journal option', () => {
+  it('journal: false (the programmatic API only) sells and cancels without entries', async () => {
+    const bench = await startTestEngine({ journal: false });
+    try {
+      const cart = await createCart(bench, [concert(1)]);
+      const order = await placeOrder(bench, cart.id, cart.total, cash());
+      expect((await bench.request('POST', `/orders/${order.id}/cancel`)).status).toBe(200);
+      expect(await journalEntries(bench)).toEqual([]);
+      expect(await verifyJournal(bench)).toEqual({ ok: true, entries: 0, head: ZERO_HASH });
+    } finally {
+      await bench.close();
+    }
+  });
+});
