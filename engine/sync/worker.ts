@@ -17,7 +17,8 @@ import { createJournalSender, type JournalSenderStatus } from './journal-sender'
  * (at start, then every `pullIntervalMs`), and drains the outbox: up to `concurrency` deliveries at once —
  * to a hub, batches of up to 100 orders — while each order's own entries go one after the other (a
  * cancellation waits for its order). Every request follows the retry rules of retry.ts; a refusal for good
- * goes to the conflict inbox and the entries behind it go on.
+ * goes to the conflict inbox and the entries behind it go on. To a hub that takes journals, the journal follows
+ * the orders it records (journal-sender.ts, contract §14), one batch at a time, through the same channel.
  *
  * A new entry wakes the worker at once. To a hub, a batch of fewer than the hub's limit starts at most once
  * every `gatherMs`: the first sale after a quiet spell goes at once, and under a steady stream of sales the
