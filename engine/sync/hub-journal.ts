@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { EngineError } from '../domain/errors';
 import { GENESIS_HASH, canonicalJson, entryHash } from '../domain/journal';
 import type { Caller } from '../domain/scopes';
@@ -20,6 +21,9 @@ import { shiftClosingOf, shiftOpeningOf } from './terminal-shifts';
  *   lost answer is answered as a success; another hash is `differs`), and the first new one continues the held head.
  * The answer names the last seq now held: the terminal's cursor.
  */
+
+/** SHA-256 by node:crypto (the domain's pure one is its oracle; this is ~6× faster per entry). */
+const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /** The terminal a sync key stands for at its hub. */
 export const terminalOf = (caller: Caller): string => caller.owner;
@@ -54,7 +58,7 @@ function checkChain(entries: readonly WireJournalEntry[]): void {
       throw new EngineError('INVALID_FIELD_VALUE', { param: `entries[${index}].seq`, details: { reason: 'not_consecutive', expectedSeq: before.seq + 1 } });
     }
     const { hash, ...content } = entry;
-    if (entryHash(content) !== hash) throw broken(index, entry.seq, 'hash-mismatch');
+    if (entryHash(content, sha256) !== hash) throw broken(index, entry.seq, 'hash-mismatch');
     if (before && entry.prevHash !== before.hash) throw broken(index, entry.seq, 'chain-broken');
     before = entry;
   }
