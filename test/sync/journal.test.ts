@@ -86,8 +86,8 @@ describe("a terminal's journal at its hub", () => {
     await payIn(kiosk, shift.id, 500);
 
     // the opening goes; the sales (and the pay-in behind them) wait for their orders
-    await waitUntil(async () => (await journalStatus(kiosk)).journal.confirmedSeq === 1, 10_000, 'the shift opening at the hub');
-    await waitUntil(() => refusedDeliveries() >= 3, 10_000, `refused deliveries (${JSON.stringify(proxy.counters)})`);
+    await waitUntil(async () => (await journalStatus(kiosk)).journal.confirmedSeq === 1, 20_000, 'the shift opening at the hub');
+    await waitUntil(() => refusedDeliveries() >= 3, 20_000, `refused deliveries (${JSON.stringify(proxy.counters)})`);
     const waiting = await journalStatus(kiosk);
     expect(waiting.journal).toMatchObject({ waiting: 4, confirmedSeq: 1 });
     const terminal = onlyTerminal(upstream);
@@ -138,7 +138,7 @@ describe("a terminal's journal at its hub", () => {
     orders.push(...(await sellMany(kiosk, 2, 6, { seats: false })));
 
     const local = terminalJournal(kiosk.dataDir);
-    await waitUntil(async () => (await syncStatus(kiosk)).online === false, 10_000, 'the terminal to be offline');
+    await waitUntil(async () => (await syncStatus(kiosk)).online === false, 20_000, 'the terminal to be offline');
     const offline = await journalStatus(kiosk);
     expect(offline.journal).toMatchObject({ waiting: local.length, confirmedSeq: 0 });
     expect(offline.waiting).toBeGreaterThan(0);
@@ -171,7 +171,7 @@ describe('the journal at the shipped default retry step (1 s)', () => {
     proxy.onEvent((event) => {
       if (event.kind === 'lost') proxy.heal();
     });
-    await waitUntil(async () => (await journalStatus(kiosk)).journal.accepted === true, 10_000, 'the hub to be known');
+    await waitUntil(async () => (await journalStatus(kiosk)).journal.accepted === true, 20_000, 'the hub to be known');
     const shift = await openShift(kiosk);
     await closeShift(kiosk, shift.id, 10_000);
     await waitForJournalSynced(kiosk, 20_000);
