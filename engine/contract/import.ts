@@ -12,7 +12,7 @@ import { ImportGiftCardPayment } from './gift-card';
 const strict = { additionalProperties: false } as const;
 
 /** Extensions this engine offers beyond the v3 interface; names are `area.feature`, new ones are added, never renamed. */
-export const EXTENSIONS = ['orders.import-batch', 'allocations.places'] as const;
+export const EXTENSIONS = ['orders.import-batch', 'allocations.places', 'journal.import'] as const;
 export type Extension = (typeof EXTENSIONS)[number];
 
 export const Capabilities = Type.Object({

@@ -28,6 +28,16 @@ export const SyncStatus = Type.Object({
   deliveryRate: Type.Number({ description: 'entries delivered per second over the last minute (one decimal)' }),
   estimatedSecondsLeft: Type.Union([Type.Integer(), Type.Null()], { description: 'waiting ÷ deliveryRate; 0 when none waits, null when nothing is moving' }),
   conflicts: Type.Array(SyncConflict),
+  journal: Type.Object({
+    waiting: Type.Integer({ description: 'journal entries the upstream has not confirmed yet (an entry goes once its order is delivered); 0 without an upstream' }),
+    confirmedSeq: Type.Integer({ description: 'the last journal seq the hub confirmed holding (0: none)' }),
+    accepted: Type.Union([Type.Boolean(), Type.Null()], {
+      description: 'the upstream takes journals (a Kassa hub offering `journal.import`); false: a plain v3 upstream, to which nothing is sent; null: not known yet',
+    }),
+    refused: Type.Union([Type.Object({ code: Type.String(), message: Type.String() }), Type.Null()], {
+      description: 'the hub refused the journal for good (JOURNAL_CHAIN_BROKEN: an entry changed, or another journal under this key): offered again every minute',
+    }),
+  }, { description: 'the journal on its way to the hub (contract §14)' }),
   holdings: Type.Array(Holding, { description: 'what this terminal holds from its hub, per inventory item (contract §10)' }),
 });
 export type SyncStatus = Static<typeof SyncStatus>;

@@ -88,6 +88,9 @@ export const ERROR_CATALOGUE = {
   SHIFT_NOT_OPEN: row('CONFLICT_ERROR', 409),
   SHIFT_CLOSED: row('CONFLICT_ERROR', 409),
   INSUFFICIENT_CASH: row('CONFLICT_ERROR', 409),
+  // a terminal's journal at its hub (issue #25, contract §14): POST /hub/journal
+  JOURNAL_GAP: row('CONFLICT_ERROR', 409),
+  JOURNAL_CHAIN_BROKEN: row('CONFLICT_ERROR', 409),
 } as const satisfies Record<string, CatalogueRow>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

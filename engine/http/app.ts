@@ -25,6 +25,7 @@ import { catalogRoutes } from './routes/catalog';
 import { systemRoutes } from './routes/system';
 import { giftCardRoutes, hubGiftCardRoutes } from './routes/gift-cards';
 import { hubRoutes } from './routes/hub';
+import { hubJournalRoutes } from './routes/hub-journal';
 import { orderRoutes } from './routes/orders';
 import { orderSummaryRoutes } from './routes/order-summary';
 import { journalRoutes } from './routes/journal';
@@ -153,6 +154,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       if (options.capabilities !== false) await api.register(hubRoutes, { ctx: options.ctx, importBatch: options.capabilities?.importBatch, allocations });
       await api.register(giftCardRoutes, { ctx: options.ctx, giftCardHub: options.giftCardHub });
       if (options.capabilities !== false) await api.register(hubGiftCardRoutes, { ctx: options.ctx });
+      if (options.capabilities !== false) await api.register(hubJournalRoutes, { ctx: options.ctx });
       if (allocations) await api.register(allocationRoutes, { ctx: options.ctx, cap: options.allocationCap });
       await api.register(syncRoutes, { ctx: options.ctx, worker: options.sync });
       await api.register(legacyRoutes, { channels: options.ctx.store.repos.channels, baskets: options.ctx.store.repos.baskets });

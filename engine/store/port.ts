@@ -20,6 +20,8 @@ import type { PspRepo } from './psp-repo';
 import type { ShiftRepo } from './shift-repo';
 import type { createStaffPinRepo } from './staff-pin-repo';
 import type { StockRepo } from './stock-repo';
+import type { JournalSyncRepo } from './journal-sync-repo';
+import type { TerminalJournalRepo } from './terminal-journal-repo';
 import type { Async } from './port-types';
 import type { CatalogDocument } from '../contract/catalog';
 
@@ -57,6 +59,10 @@ export interface Repos {
   readonly shifts: Async<ShiftRepo>;
   readonly staffPins: Async<ReturnType<typeof createStaffPinRepo>>;
   readonly stock: Async<StockRepo>;
+  /** a hub's copy of its terminals' journals and their shifts (issue #25) */
+  readonly terminalJournals: Async<TerminalJournalRepo>;
+  /** a terminal's journal on its way to the hub (issue #25) */
+  readonly journalSync: Async<JournalSyncRepo>;
 }
 
 export interface TransactionOptions {

@@ -24,6 +24,8 @@ import { createPspRepo } from './psp-repo';
 import { createShiftRepo } from './shift-repo';
 import { createStaffPinRepo } from './staff-pin-repo';
 import { createStockRepo } from './stock-repo';
+import { createJournalSyncRepo } from './journal-sync-repo';
+import { createTerminalJournalRepo } from './terminal-journal-repo';
 import type { CatalogDocument } from '../contract/catalog';
 import { randomBytes } from 'node:crypto';
 
@@ -65,6 +67,8 @@ export function createSqliteStore(db: Db, options: { groupCommit?: boolean; mast
     shifts: createShiftRepo(db),
     staffPins: createStaffPinRepo(db),
     stock: createStockRepo(db),
+    terminalJournals: createTerminalJournalRepo(db),
+    journalSync: createJournalSyncRepo(db),
   };
   const writer = createCatalogWriter(db);
 

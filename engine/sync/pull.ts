@@ -16,6 +16,8 @@ import { dataOf, errorOf } from './upstream';
 export type PullResult = {
   readonly kind?: 'hub' | 'v3';
   readonly batchLimit?: number;
+  /** the hub takes terminals' journals (`journal.import`, contract §14) */
+  readonly journal?: boolean;
 } & ({ readonly ok: true } | { readonly ok: false; readonly reason: string; readonly offline: boolean; readonly keyRejected: boolean });
 
 export async function pullCatalog(ctx: Storage, upstream: Channel, logger: Log): Promise<PullResult> {
@@ -27,7 +29,7 @@ export async function pullCatalog(ctx: Storage, upstream: Channel, logger: Log):
   const extensions = Array.isArray(capabilities?.extensions) ? capabilities.extensions : [];
   const kind = extensions.includes('orders.import-batch') ? 'hub' : 'v3';
   const limit = capabilities?.limits?.importBatch;
-  const found = { kind, ...(typeof limit === 'number' && Number.isInteger(limit) && limit > 0 && { batchLimit: limit }) } as const;
+  const found = { kind, journal: kind === 'hub' && extensions.includes('journal.import'), ...(typeof limit === 'number' && Number.isInteger(limit) && limit > 0 && { batchLimit: limit }) } as const;
 
   const answer = await upstream.get('/catalog');
   const doc = answer.status === 200 ? dataOf<unknown>(answer) : undefined;

@@ -4,6 +4,7 @@ import type { SyncStatus } from './worker';
 import type { Clock, Storage } from '../shared/context';
 import type { Repos } from '../store/port';
 import { holdingRows } from '../allocations/holdings-view';
+import { journalCursor } from './deliver-journal';
 
 /** GET /sync/status and the conflict inbox's two actions: retry, or mark resolved with a note. */
 
@@ -42,7 +43,24 @@ export async function syncStatus(ctx: Storage & Clock, worker: SyncSource | unde
     deliveryRate: Math.round(rate * 10) / 10,
     estimatedSecondsLeft: waiting === 0 ? 0 : rate > 0 ? Math.ceil(waiting / rate) : null,
     conflicts: inbox ? (await outbox.conflicts()).map(conflictView) : [],
+    journal: await journalStatus(ctx, worker),
     holdings: inbox ? await holdingRows(ctx) : [],
+  };
+}
+
+/**
+ * The journal's way to the hub (contract §14): how many entries the hub has not confirmed yet (0 on an engine with
+ * no upstream: nothing waits to go anywhere), the last seq it confirmed, whether the upstream takes journals (a
+ * plain v3 upstream does not: then nothing is sent) and a refusal for good.
+ */
+async function journalStatus(ctx: Storage, worker: SyncSource | undefined) {
+  const confirmedSeq = await journalCursor(ctx);
+  const live = worker?.status().journal;
+  return {
+    waiting: worker === undefined ? 0 : (await ctx.store.repos.journalSync.after(confirmedSeq)).n,
+    confirmedSeq,
+    accepted: live?.accepted ?? null,
+    refused: live?.refused ?? null,
   };
 }
 

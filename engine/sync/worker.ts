@@ -9,6 +9,7 @@ import { pullCatalog } from './pull';
 import type { Delivery } from './refusal';
 import { DEFAULT_RETRY, createRetrier, systemClock } from './retry';
 import { createUpstream } from './upstream';
+import { createJournalSender, type JournalSenderStatus } from './journal-sender';
 
 /**
  * The one sync worker of a terminal (contract §10). It asks the upstream what it is (GET /capabilities: a
@@ -16,7 +17,8 @@ import { createUpstream } from './upstream';
  * (at start, then every `pullIntervalMs`), and drains the outbox: up to `concurrency` deliveries at once —
  * to a hub, batches of up to 100 orders — while each order's own entries go one after the other (a
  * cancellation waits for its order). Every request follows the retry rules of retry.ts; a refusal for good
- * goes to the conflict inbox and the entries behind it go on.
+ * goes to the conflict inbox and the entries behind it go on. To a hub that takes journals, the journal follows
+ * the orders it records (journal-sender.ts, contract §14), one batch at a time, through the same channel.
  *
  * A new entry wakes the worker at once. To a hub, a batch of fewer than the hub's limit starts at most once
  * every `gatherMs`: the first sale after a quiet spell goes at once, and under a steady stream of sales the
@@ -53,6 +55,8 @@ export interface SyncStatus {
   keyRejected: boolean;
   /** what the upstream turned out to be: a Kassa hub, a plain v3 service, or not known yet */
   upstreamKind: 'hub' | 'v3' | null;
+  /** the journal's way to the hub (contract §14) */
+  journal?: JournalSenderStatus;
 }
 
 /**
@@ -134,11 +138,29 @@ export async function startSyncWorker(ctx: Storage & Clock & Durability, options
     }
   };
 
+  const journal = createJournalSender(ctx, channel, { baseMs: policy.baseMs, gatherMs: gather, gate: () => retrier.gate() }, {
+    answered,
+    failed,
+    rediscover: () => {
+      nextPullAt = 0;
+    },
+  }, logger);
+
+  /** runs `work` as one of the worker's jobs (awaited at stop), and looks again when it ends */
+  function track(work: Promise<void>): void {
+    const running: Promise<void> = work.finally(() => {
+      jobs.delete(running);
+      wake('finished');
+    });
+    jobs.add(running);
+  }
+
   async function pull(): Promise<void> {
     const result = await pullCatalog(ctx, channel, logger);
     const now = ctx.now();
     if (result.kind !== undefined) {
       status.upstreamKind = result.kind;
+      journal.offered(result.journal === true);
       if (result.batchLimit !== undefined) batchLimit = Math.min(IMPORT_BATCH_LIMIT, result.batchLimit);
     }
     if (result.ok) {
@@ -270,6 +292,11 @@ export async function startSyncWorker(ctx: Storage & Clock & Durability, options
         } catch (error) {
           logger.error({ err: error }, 'sync worker failed; trying again');
         }
+        // the journal after the orders it records (journal-sender.ts): its entries wait for their orders' delivery
+        const sending = journal.start(now);
+        if (sending) track(sending);
+        const journalDue = journal.due();
+        if (journalDue !== undefined && journalDue > now) wait = Math.min(wait, journalDue - now);
         const due = await outbox.nextDue();
         if (due !== undefined && due > now) wait = Math.min(wait, due - now);
       }
@@ -288,7 +315,7 @@ export async function startSyncWorker(ctx: Storage & Clock & Durability, options
 
   const looping = loop();
   return {
-    status: (): SyncStatus => ({ ...status }),
+    status: (): SyncStatus => ({ ...status, journal: journal.status() }),
     url: options.url,
     /** until when everything sent upstream waits (a 429's Retry-After, a refused key): the allocator waits too */
     gate: (): number => retrier.gate(),

@@ -49,6 +49,8 @@ export const de: Record<ErrorCode, string> = {
   GIFT_CARD_CURRENCY_MISMATCH: 'Diese Geschenkkarte lautet auf {currency} und kann diesen Warenkorb nicht bezahlen.',
   GIFT_CARD_NOT_ACCEPTED: 'Eine Geschenkkarte kann keine andere Geschenkkarte bezahlen.',
   GIFT_CARD_ALREADY_USED: 'Die Geschenkkarte {code} dieser Bestellung wurde bereits eingelöst; die Bestellung kann nicht storniert werden.',
+  JOURNAL_GAP: 'Diese Journaleinträge schließen nicht an den letzten hier gespeicherten an (seq {lastSeq}): ab seq {expectedSeq} senden.',
+  JOURNAL_CHAIN_BROKEN: 'Journaleintrag {seq} setzt die hier gespeicherte Kette nicht fort ({reason}): er wurde verändert, oder das Journal gehört nicht zu diesem Terminal.',
   HEADERS_TOO_LARGE: 'Die Kopfzeilen der Anfrage sind zu groß.',
   REQUEST_TIMEOUT: 'Die Anfrage ist nicht rechtzeitig angekommen.',
   IMPORT_REFERENCE_TAKEN: 'Ein anderes Terminal hat bereits eine Bestellung mit dieser Referenz importiert. Bitte diese Bestellung mit dem Personal prüfen.',

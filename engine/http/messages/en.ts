@@ -49,6 +49,8 @@ export const en: Record<ErrorCode, string> = {
   GIFT_CARD_CURRENCY_MISMATCH: 'This gift card is in {currency} and cannot pay for this cart.',
   GIFT_CARD_NOT_ACCEPTED: 'A gift card cannot pay for another gift card.',
   GIFT_CARD_ALREADY_USED: 'The gift card {code} of this order was already spent; the order cannot be cancelled.',
+  JOURNAL_GAP: 'These journal entries do not follow the last one held here (seq {lastSeq}): send from seq {expectedSeq}.',
+  JOURNAL_CHAIN_BROKEN: 'Journal entry {seq} does not continue the chain held here ({reason}): it was changed, or the journal is not this terminal\'s.',
   HEADERS_TOO_LARGE: 'The request headers are too large.',
   REQUEST_TIMEOUT: 'The request did not arrive in time.',
   IMPORT_REFERENCE_TAKEN: 'Another terminal already imported an order with this reference. Check this order with staff.',

@@ -49,6 +49,8 @@ export const fr: Record<ErrorCode, string> = {
   GIFT_CARD_CURRENCY_MISMATCH: 'Cette carte cadeau est en {currency} et ne peut pas payer ce panier.',
   GIFT_CARD_NOT_ACCEPTED: 'Une carte cadeau ne peut pas payer une autre carte cadeau.',
   GIFT_CARD_ALREADY_USED: 'La carte cadeau {code} de cette commande a déjà été utilisée ; la commande ne peut pas être annulée.',
+  JOURNAL_GAP: 'Ces écritures du journal ne suivent pas la dernière conservée ici (seq {lastSeq}) : envoyez à partir de seq {expectedSeq}.',
+  JOURNAL_CHAIN_BROKEN: 'L’écriture {seq} du journal ne prolonge pas la chaîne conservée ici ({reason}) : elle a été modifiée, ou le journal n’est pas celui de ce terminal.',
   HEADERS_TOO_LARGE: 'Les en-têtes de la requête sont trop volumineux.',
   REQUEST_TIMEOUT: 'La requête n’est pas arrivée à temps.',
   IMPORT_REFERENCE_TAKEN: 'Un autre terminal a déjà importé une commande avec cette référence. Vérifiez cette commande avec le personnel.',

@@ -1,12 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ErrorBody, replies } from '../../contract/common';
-import { CashMovement, CashMovementBody, CloseShiftBody, OpenShiftBody, Shift, ShiftParams, ShiftReport, ShiftsPage, ShiftsQuery } from '../../contract/shift';
+import { CashMovement, CashMovementBody, CloseShiftBody, OpenShiftBody, Shift, ShiftParams, ShiftReport } from '../../contract/shift';
 import type { EngineContext } from '../../shared/context';
 import { addCashMovement } from '../../shifts/cash-movement';
 import { closeShift } from '../../shifts/close-shift';
 import { openShift } from '../../shifts/open-shift';
 import { currentShift, listShifts, readShift } from '../../shifts/read-shifts';
 import { readShiftReport } from '../../shifts/report';
+import { ListedShiftsPage, ShiftsListQuery } from '../../contract/hub-journal';
+import { listTerminalShifts } from '../../sync/terminal-shifts';
 
 const tags = ['shifts'];
 // the box office's scopes (ROLE_SCOPES.boxOffice); the kiosk gets nothing of its drawer
@@ -32,8 +34,21 @@ export const shiftRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = as
 
   app.get(
     '/shifts',
-    { config: read, schema: { tags, summary: "This engine's shifts, newest first", querystring: ShiftsQuery, response: { 200: ShiftsPage, '4xx': ErrorBody } } },
-    async (request) => listShifts(ctx, request.query),
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: "This engine's shifts, newest first; at a hub, `terminal=<keyId>` or `terminal=all`: its terminals' shifts",
+        description: "With `terminal`: the shifts a terminal's journal told this hub (sync), newest first by opening time, each with `terminal` and, once closed, its Z report (`report`); `all`: every terminal's.",
+        querystring: ShiftsListQuery,
+        response: { 200: ListedShiftsPage, '4xx': ErrorBody },
+      },
+    },
+    async (request) => {
+      const { terminal, ...query } = request.query;
+      if (terminal === undefined) return listShifts(ctx, query);
+      return listTerminalShifts(ctx, terminal, query.limit === undefined ? 50 : Number(query.limit), query.cursor);
+    },
   );
 
   app.get(

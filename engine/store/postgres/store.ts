@@ -29,6 +29,8 @@ import type { Queryable } from './queryable';
 import { createPgShiftRepo } from './shift-repo';
 import { createPgStaffPinRepo } from './staff-pin-repo';
 import { createPgStockRepo } from './stock-repo';
+import { createPgJournalSyncRepo } from './journal-sync-repo';
+import { createPgTerminalJournalRepo } from './terminal-journal-repo';
 
 /** How often a transaction that lost a deadlock or a serialization race is run again before it fails. */
 const ATTEMPTS = 5;
@@ -71,6 +73,8 @@ export async function createPostgresStore(url: string, options: PostgresOptions 
     shifts: createPgShiftRepo(q),
     staffPins: createPgStaffPinRepo(q),
     stock: createPgStockRepo(q),
+    terminalJournals: createPgTerminalJournalRepo(q),
+    journalSync: createPgJournalSyncRepo(q),
   });
   const autocommit: Queryable = { query: (text, values) => unavailableOnFailure(() => textRefused(() => pool.query(text, values))) };
   const repos = reposOn(autocommit);

@@ -450,6 +450,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v3/hub/journal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a terminal's journal as this hub holds it (every hash can be recomputed) */
+        get: operations["listTerminalJournal"];
+        put?: never;
+        /**
+         * Store a terminal's journal entries at its hub: consecutive, continuing the chain held, exactly once
+         * @description The entries of the calling terminal's journal (the terminal is the sync key's owner: `keys replace` keeps it), in seq order. Each hash is checked against its content and each entry against the one before it; entries already held are answered as stored when they are the same (a repeat), so a request may be sent again after a lost answer. All or nothing per request. 409 JOURNAL_GAP (`details.lastSeq`, `details.expectedSeq`): the first entry is past the one after the last held — send from `expectedSeq`. 409 JOURNAL_CHAIN_BROKEN (`details.seq`, `details.reason`: `hash-mismatch` — the hash is not its content's, `chain-broken` — prevHash is not the previous entry's hash, `differs` — another entry is held at that seq): refused for good. The answer names the last seq held now.
+         */
+        post: operations["storeTerminalJournal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v3/allocations": {
         parameters: {
             query?: never;
@@ -637,7 +658,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This engine's shifts, newest first */
+        /**
+         * This engine's shifts, newest first; at a hub, `terminal=<keyId>` or `terminal=all`: its terminals' shifts
+         * @description With `terminal`: the shifts a terminal's journal told this hub (sync), newest first by opening time, each with `terminal` and, once closed, its Z report (`report`); `all`: every terminal's.
+         */
         get: operations["listShifts"];
         put?: never;
         /**
@@ -4019,7 +4043,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            /** @description extensions offered; this engine: orders.import-batch, allocations.places */
+                            /** @description extensions offered; this engine: orders.import-batch, allocations.places, journal.import */
                             extensions: string[];
                             limits: {
                                 /** @description most orders per POST /orders/import */
@@ -4718,6 +4742,163 @@ export interface operations {
             };
         };
     };
+    listTerminalJournal: {
+        parameters: {
+            query: {
+                /** @description the terminal: its sync key's owner (the id of its first key) */
+                terminal: string;
+                /** @description entries after this seq (default 0) */
+                after?: string;
+                /** @description 1–1000, default 100 */
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            seq: number;
+                            /** @description ISO 8601 UTC with milliseconds */
+                            at: string;
+                            kind: string;
+                            ref: string;
+                            amount?: {
+                                /** @description minor units of the currency */
+                                amount: number;
+                                /** @description ISO 4217 code, three upper-case letters */
+                                currency: string;
+                            };
+                            data: {
+                                [key: string]: unknown;
+                            };
+                            prevHash: string;
+                            hash: string;
+                        }[];
+                        nextAfter?: number;
+                    };
+                };
+            };
+            /** @description an error in the envelope of spec §7.1 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    storeTerminalJournal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description consecutive entries in seq order; the first continues what the hub holds (or repeats some of it) */
+                    entries: {
+                        seq: number;
+                        /** @description ISO 8601 UTC with milliseconds */
+                        at: string;
+                        kind: string;
+                        ref: string;
+                        amount?: {
+                            /** @description minor units of the currency */
+                            amount: number;
+                            /** @description ISO 4217 code, three upper-case letters */
+                            currency: string;
+                        };
+                        data: {
+                            [key: string]: unknown;
+                        };
+                        prevHash: string;
+                        hash: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description the last seq the hub now holds of this terminal's journal (0: none) */
+                            lastSeq: number;
+                            /** @description the hash of that entry (64 zeros: none) */
+                            head: string;
+                            /** @description entries of this request stored now (the others were held already) */
+                            stored: number;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
     listAllocations: {
         parameters: {
             query?: never;
@@ -4935,6 +5116,20 @@ export interface operations {
                                 at: string | null;
                                 attempts: number;
                             }[];
+                            /** @description the journal on its way to the hub (contract §14) */
+                            journal: {
+                                /** @description journal entries the upstream has not confirmed yet (an entry goes once its order is delivered); 0 without an upstream */
+                                waiting: number;
+                                /** @description the last journal seq the hub confirmed holding (0: none) */
+                                confirmedSeq: number;
+                                /** @description the upstream takes journals (a Kassa hub offering `journal.import`); false: a plain v3 upstream, to which nothing is sent; null: not known yet */
+                                accepted: boolean | null;
+                                /** @description the hub refused the journal for good (JOURNAL_CHAIN_BROKEN: an entry changed, or another journal under this key): offered again every minute */
+                                refused: {
+                                    code: string;
+                                    message: string;
+                                } | null;
+                            };
                             /** @description what this terminal holds from its hub, per inventory item (contract §10) */
                             holdings: {
                                 occurrenceId: string;
@@ -5609,6 +5804,8 @@ export interface operations {
                 limit?: string;
                 /** @description the `nextCursor` of the page before */
                 cursor?: string;
+                /** @description at a hub: a terminal's shifts (its sync key's owner, the id of its first key) as its journal told them, or `all` for every terminal's; left out: this engine's own */
+                terminal?: string;
             };
             header?: never;
             path?: never;
@@ -5662,6 +5859,10 @@ export interface operations {
                                 currency: string;
                             };
                             note?: string;
+                            /** @description the terminal whose shift it is (?terminal= only): its sync key's owner */
+                            terminal?: string;
+                            /** @description a terminal's closed shift: its Z report (the shape of GET /shifts/{id}/report) as the terminal froze it */
+                            report?: unknown;
                         }[];
                         nextCursor?: string;
                     };
