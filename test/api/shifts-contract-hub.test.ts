@@ -20,7 +20,7 @@ let closed: Shift;
 const adult: ItemRequest = { occurrenceId: FEST.occurrenceId, inventoryItemId: FEST.field.inventoryItemId, priceOptionId: FEST.field.adult, quantity: 1 };
 
 beforeAll(async () => {
-  pair = await startPair({ proxy: {} });
+  pair = await startPair({ proxy: { seed: 25 } });
 });
 afterAll(async () => {
   await pair.close();
