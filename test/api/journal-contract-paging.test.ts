@@ -3,8 +3,8 @@ import { catalogFile } from '../sync/harness';
 import { startTestEngine, type TestEngine } from '../helpers/engine';
 import { FLOOR, giftLedgerCatalog } from '../helpers/gift-catalog';
 import { card } from '../helpers/orders';
-import { sell } from '../helpers/shifts';
-import { expectChain, journalPage, readJournal, verifyJournal, type JournalEntry } from '../helpers/shifts-journal';
+import { sell } from '../helpers/shifts-contract';
+import { expectChain, journalPage, readJournal, verifyJournal, type JournalEntry } from '../helpers/journal-contract';
 
 /**
  * Contract §14 and the shared design: `GET /api/v3/journal?after=SEQ&limit=N` answers `{ data: [entries],

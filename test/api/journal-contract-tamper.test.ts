@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../helpers/engine';
 import { card, cash, eur } from '../helpers/orders';
-import { cancelOrder, sell } from '../helpers/shifts';
-import { hashOf, journalRows, readJournal, tamper, verifyJournal, type JournalRow } from '../helpers/shifts-journal';
+import { cancelOrder, sell } from '../helpers/shifts-contract';
+import { hashOf, journalRows, readJournal, tamper, verifyJournal, type JournalRow } from '../helpers/journal-contract';
 
 /**
  * Contract §14: "an entry changed or removed there [table `journal` of kassa.sqlite] is found by `verify`, naming

@@ -3,8 +3,8 @@ import { concert, createCart } from '../helpers/cart-assertions';
 import { startTestEngine, type TestEngine } from '../helpers/engine';
 import { parts, payWithGiftCards, sellGiftCard, splitOrderOf } from '../helpers/gift-cards';
 import { card, cash, checkout, eur, expectError, ISO_TIMESTAMP, newKey, orderOf } from '../helpers/orders';
-import { base, cancelOrder, closeShift, move, openShift, postMovement, postShift, reportOf, sell, type Shift } from '../helpers/shifts';
-import { entriesAfter, entryOfRow, expectChain, journalRows, lastSeq, readJournal, verifyJournal, ZERO_HASH, type JournalEntry } from '../helpers/shifts-journal';
+import { base, cancelOrder, closeShift, move, openShift, postMovement, postShift, reportOf, sell, type Shift } from '../helpers/shifts-contract';
+import { entriesAfter, entryOfRow, expectChain, journalRows, lastSeq, readJournal, verifyJournal, ZERO_HASH, type JournalEntry } from '../helpers/journal-contract';
 
 /**
  * Contract §14, the journal: every order, cancellation, drawer movement, shift opening and closing appends one

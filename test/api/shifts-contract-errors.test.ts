@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type ApiResponse, type ErrorEnvelope, type TestEngine } from '../helpers/engine';
 import { eur, expectError } from '../helpers/orders';
-import { closeShift, getCurrent, openShift, postMovement, postShift, tillKey, type Shift } from '../helpers/shifts';
-import { readJournal } from '../helpers/shifts-journal';
+import { closeShift, getCurrent, openShift, postMovement, postShift, tillKey, type Shift } from '../helpers/shifts-contract';
+import { readJournal } from '../helpers/journal-contract';
 
 /**
  * Contract §14 with §6 and §8: the scopes of every shift and journal route (403 INSUFFICIENT_PERMISSIONS with

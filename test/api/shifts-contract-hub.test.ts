@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEST, startPair, waitForSynced, waitUntil, type SyncPair } from '../sync/harness';
 import { createCart, type ItemRequest } from '../helpers/cart-assertions';
 import { cash, eur, placeOrder } from '../helpers/orders';
-import { closeShift, listShifts, openShift, type Shift } from '../helpers/shifts';
-import { readJournal } from '../helpers/shifts-journal';
+import { closeShift, listShifts, openShift, type Shift } from '../helpers/shifts-contract';
+import { readJournal } from '../helpers/journal-contract';
 
 /**
  * Contract §14: "The journal and closed shifts reach the upstream with the orders (exactly once); a hub lists

@@ -6,8 +6,8 @@ import { decodeEscPos, textOf } from '../helpers/escpos-decode';
 import { startFakePrinter, type FakePrinter } from '../helpers/fake-printer';
 import { card, cash, eur, expectError } from '../helpers/orders';
 import { waitForJob } from '../helpers/printing';
-import { closeShift, move, openShift, sell, type Shift } from '../helpers/shifts';
-import { readJournal } from '../helpers/shifts-journal';
+import { closeShift, move, openShift, sell, type Shift } from '../helpers/shifts-contract';
+import { readJournal } from '../helpers/journal-contract';
 
 /**
  * Contract §14 "POST /api/v3/shifts/{id}/print prints it (§12)" — 202 with the job, on the receipt printer, the

@@ -20,7 +20,7 @@ import {
   TEMPEST_EVENT,
   type Shift,
   type ShiftReport,
-} from '../helpers/shifts';
+} from '../helpers/shifts-contract';
 
 /**
  * Contract §14, what a shift's report counts: every order made while it is open (gross, by method and currency,

@@ -9,8 +9,8 @@ import { giftCardOf, parts, payWithGiftCards, sellGiftCard, splitOrderOf } from 
 import { createTestDatabase } from '../helpers/postgres';
 import { kill, startServe, type ServeProcess } from '../helpers/serve-process';
 import { card, cash, checkout, eur, expectError, orderOf, type Order } from '../helpers/orders';
-import { base, closeShift, openShift, postCancel, reportOf, sell, type Shift } from '../helpers/shifts';
-import { readJournal } from '../helpers/shifts-journal';
+import { base, closeShift, openShift, postCancel, reportOf, sell, type Shift } from '../helpers/shifts-contract';
+import { readJournal } from '../helpers/journal-contract';
 
 /**
  * Contract §14: `serve --require-shift` refuses a cash checkout (the cash remainder of a gift-card split too) or a

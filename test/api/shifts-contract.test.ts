@@ -18,7 +18,7 @@ import {
   reportOf,
   sell,
   type Shift,
-} from '../helpers/shifts';
+} from '../helpers/shifts-contract';
 
 /**
  * Contract §14, the life of a shift through the API: one open shift per engine, the current shift, opening,
