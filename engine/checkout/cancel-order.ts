@@ -1,6 +1,6 @@
 import { EngineError } from '../domain/errors';
 import type { Order } from '../contract/order';
-import type { Clock, Durability, Payments, Storage, Syncing } from '../shared/context';
+import type { Clock, Durability, Payments, ShiftRule, Storage, Syncing } from '../shared/context';
 import { readOrder } from '../orders/read-order';
 import { cancelAttempt, lockAttemptGiftCards, refundAttempt, voidIssuedGiftCards } from './payments/lifecycle';
 
@@ -11,9 +11,10 @@ import { cancelAttempt, lockAttemptGiftCards, refundAttempt, voidIssuedGiftCards
  *
  * A card payment reads `refunding` until the provider confirms the refund; the answer comes after one
  * try (within the provider deadline), and when the provider has not confirmed by then the sweeper asks
- * again until it does. Cash, external and zero payments are refunded at once.
+ * again until it does. Cash, external and zero payments are refunded at once. With `--require-shift`, an order
+ * with a cash part is not cancelled while no shift is open (409 SHIFT_NOT_OPEN): its cash leaves a drawer.
  */
-export async function cancelOrder(ctx: Storage & Clock & Syncing & Durability & Payments, orderId: string): Promise<Order> {
+export async function cancelOrder(ctx: Storage & Clock & Syncing & Durability & Payments & ShiftRule, orderId: string): Promise<Order> {
   const now = ctx.now();
   const { refund } = await ctx.store.transaction(async (tx) => {
     await tx.locks.order(orderId);
@@ -23,6 +24,8 @@ export async function cancelOrder(ctx: Storage & Clock & Syncing & Durability & 
     if (found) await tx.locks.attempt(found.id);
     const attempt = found && (await tx.checkout.attempt(found.id));
     if (order.status === 'cancelled') return { refund: attempt?.state === 'refunding' ? attempt.id : undefined };
+    // --require-shift (contract §14): cash given back only while a shift is open (nothing changed yet)
+    if (ctx.requireShift && attempt?.method === 'cash' && attempt.amount > 0 && (await tx.shifts.openId()) === undefined) throw new EngineError('SHIFT_NOT_OPEN');
     // the cards it paid with and issued, before its seats (inventory) and vouchers: the documented lock order
     await lockAttemptGiftCards(tx, attempt, order.id);
     // gift cards it issued are voided, or 409 GIFT_CARD_ALREADY_USED when one was spent (nothing changes then)

@@ -12,6 +12,7 @@ import { relaxSynchronous, type Db } from './db';
 import { groupCommit, type Durability } from './durability';
 import { createHoldingRepo } from './holding-repo';
 import { createImportRepo } from './import-repo';
+import { createJournalRepo } from './journal-repo';
 import { createKeyRepo } from './key-repo';
 import { createOrderLanguageRepo } from './order-language-repo';
 import { createOrderRepo } from './order-repo';
@@ -20,6 +21,7 @@ import { createOutboxRepo } from './outbox-repo';
 import type { Async, CatalogImport, Locks, Repos, Store, TransactionOptions, Tx } from './port';
 import { createPrintJobRepo } from './print-job-repo';
 import { createPspRepo } from './psp-repo';
+import { createShiftRepo } from './shift-repo';
 import { createStaffPinRepo } from './staff-pin-repo';
 import { createStockRepo } from './stock-repo';
 import type { CatalogDocument } from '../contract/catalog';
@@ -52,6 +54,7 @@ export function createSqliteStore(db: Db, options: { groupCommit?: boolean; mast
     giftCards: createGiftCardRepo(db),
     holdings: createHoldingRepo(db),
     imports: createImportRepo(db),
+    journal: createJournalRepo(db),
     keys: createKeyRepo(db),
     orderLanguages: createOrderLanguageRepo(db),
     orders: createOrderRepo(db),
@@ -59,6 +62,7 @@ export function createSqliteStore(db: Db, options: { groupCommit?: boolean; mast
     outbox: createOutboxRepo(db),
     printJobs: createPrintJobRepo(db),
     psp: createPspRepo(db),
+    shifts: createShiftRepo(db),
     staffPins: createStaffPinRepo(db),
     stock: createStockRepo(db),
   };
@@ -86,6 +90,7 @@ export function createSqliteStore(db: Db, options: { groupCommit?: boolean; mast
     attempt: () => Promise.resolve(),
     giftCards: () => Promise.resolve(),
     inventory: () => Promise.resolve(),
+    journalHead: () => Promise.resolve(),
     named: () => Promise.resolve(),
     tryNamed: () => Promise.resolve(true),
   };
