@@ -1,6 +1,7 @@
 import type { Order } from '../contract/order';
 import type { PrintLanguage, PrintWhat } from '../contract/printing';
 import { fill, formatDateTime, formatMoney, formatShortDateTime, labelsFor } from './labels';
+import type { ReportSlip } from './report-document';
 
 /**
  * What goes on paper, apart from how a printer is spoken to: one slip per ticket (and per gift card) and a
@@ -34,6 +35,8 @@ export interface ReceiptSlip {
 export interface PrintDocument {
   readonly tickets: readonly TicketSlip[];
   readonly receipt: ReceiptSlip | undefined;
+  /** a shift's X or Z report (a job of a shift has nothing else: report-document.ts) */
+  readonly report?: ReportSlip | undefined;
   readonly openDrawer: boolean;
 }
 

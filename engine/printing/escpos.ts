@@ -1,6 +1,7 @@
 import type ReceiptPrinterEncoder from '@point-of-sale/receipt-printer-encoder';
 import { slices } from '../shared/time-slices';
 import type { PrintDocument, ReceiptSlip, TicketSlip } from './document';
+import type { ReportSlip } from './report-document';
 
 /**
  * A print document as ESC/POS bytes, through a maintained encoder (@point-of-sale/receipt-printer-encoder),
@@ -37,6 +38,7 @@ export async function encodeEscPos(document: PrintDocument, paper: EscPosPaper):
     await clock.breathe();
   }
   if (document.receipt) receiptSlip(encoder, document.receipt, COLUMNS[paper]);
+  if (document.report) reportSlip(encoder, document.report, COLUMNS[paper]);
   // The drawer opens after the receipt is out, as a cashier expects: GS V then ESC p.
   if (document.openDrawer) encoder.pulse(0, 100, 500);
   pieces.push(encoder.encode());
@@ -82,12 +84,17 @@ function plainLine(encoder: ReceiptPrinterEncoder, text: string): void {
   encoder.codepage(ASCII_PAGE).line(text).codepage('auto');
 }
 
-function receiptSlip(encoder: ReceiptPrinterEncoder, receipt: ReceiptSlip, columns: number): void {
+/** a label on the left, an amount on the right */
+function twoColumnsOf(columns: number) {
   const amountWidth = Math.min(14, Math.floor(columns / 3));
-  const twoColumns = [
+  return [
     { width: columns - amountWidth - 1, marginRight: 1, align: 'left' as const },
     { width: amountWidth, align: 'right' as const },
   ];
+}
+
+function receiptSlip(encoder: ReceiptPrinterEncoder, receipt: ReceiptSlip, columns: number): void {
+  const twoColumns = twoColumnsOf(columns);
   encoder.align('center').bold(true).size(2, 2).line(receipt.heading).size(1, 1).bold(false);
   if (receipt.venue) encoder.line(receipt.venue);
   encoder.line(receipt.order).line(receipt.date);
@@ -98,5 +105,24 @@ function receiptSlip(encoder: ReceiptPrinterEncoder, receipt: ReceiptSlip, colum
   encoder.bold(true).table(twoColumns, [[receipt.total.label, receipt.total.amount]]).bold(false);
   encoder.table(twoColumns, receipt.payment.map((line) => [line.label, line.amount]));
   encoder.newline().align('center').line(receipt.footer).align('left');
+  encoder.cut('partial');
+}
+
+/** A shift's X or Z report: the title large, the shift's numbers and times, each section under a rule, then a cut. */
+function reportSlip(encoder: ReceiptPrinterEncoder, report: ReportSlip, columns: number): void {
+  const twoColumns = twoColumnsOf(columns);
+  encoder.align('center').bold(true).size(2, 2).line(report.heading).size(1, 1).bold(false);
+  for (const line of report.header) encoder.line(line);
+  encoder.align('left');
+  for (const section of report.sections) {
+    encoder.rule().bold(true).line(section.title).bold(false);
+    for (const row of section.rows) {
+      if (row.bold === true) encoder.bold(true);
+      encoder.table(twoColumns, [[row.label, row.amount]]);
+      if (row.bold === true) encoder.bold(false);
+    }
+  }
+  encoder.rule();
+  if (report.footer !== undefined) encoder.line(report.footer);
   encoder.cut('partial');
 }

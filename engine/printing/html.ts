@@ -1,6 +1,7 @@
 import type QRCodes from 'qrcode';
 import { slices } from '../shared/time-slices';
 import type { PrintDocument, ReceiptSlip, TicketSlip } from './document';
+import type { ReportSlip } from './report-document';
 
 /**
  * A print document as one HTML page for an operating-system printer (the desktop app prints it silently):
@@ -19,7 +20,7 @@ export async function renderHtml(document: PrintDocument, paper: keyof typeof WI
     tickets.push(await ticketPage(QRCode, ticket));
     await clock.breathe();
   }
-  const pages = [...tickets, ...(document.receipt ? [receiptPage(document.receipt)] : [])];
+  const pages = [...tickets, ...(document.receipt ? [receiptPage(document.receipt)] : []), ...(document.report ? [reportPage(document.report)] : [])];
   const width = WIDTH_MM[paper];
   return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:"><title>Kassa</title><style>
 @page { size: ${paper === 'a4' ? 'A4' : `${width}mm auto`}; margin: ${paper === 'a4' ? '15mm' : '3mm'}; }
@@ -46,6 +47,13 @@ function receiptPage(receipt: ReceiptSlip): string {
   }<table>${receipt.lines.map((line) => row(line.label, line.amount)).join('')}${row(receipt.total.label, receipt.total.amount, 'total')}${receipt.payment
     .map((line) => row(line.label, line.amount))
     .join('')}</table><p>${esc(receipt.footer)}</p></section>`;
+}
+
+function reportPage(report: ReportSlip): string {
+  const row = (label: string, amount: string, bold: boolean | undefined) => `<tr class="${bold === true ? 'total' : ''}"><td>${esc(label)}</td><td class="amount">${esc(amount)}</td></tr>`;
+  return `<section><h1>${esc(report.heading)}</h1><p>${report.header.map(esc).join('<br>')}</p>${report.sections
+    .map((section) => `<h2>${esc(section.title)}</h2><table>${section.rows.map((line) => row(line.label, line.amount, line.bold)).join('')}</table>`)
+    .join('')}${report.footer === undefined ? '' : `<p>${esc(report.footer)}</p>`}</section>`;
 }
 
 function esc(text: string): string {
