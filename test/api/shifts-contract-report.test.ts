@@ -16,6 +16,7 @@ import {
   PRICE,
   reportBytes,
   reportOf,
+  restart,
   sell,
   TEMPEST_EVENT,
   type Shift,
@@ -173,8 +174,7 @@ describe('§14 the Z report of a closed shift never changes', () => {
     expect(await reportBytes(engine, first.id)).toBe(frozen);
     await closeShift(engine, second.id, eur(0));
     await sell(engine, cash());
-    await engine.stop();
-    await engine.start();
+    await restart(engine);
     expect(await reportBytes(engine, first.id)).toBe(frozen);
   });
 });

@@ -16,6 +16,7 @@ import {
   postShift,
   reportBytes,
   reportOf,
+  restart,
   sell,
   type Shift,
 } from '../helpers/shifts-contract';
@@ -139,8 +140,7 @@ describe('§14 zNumber: 1, 2, 3 … per engine, without gaps', () => {
     expectError(await postClose(engine, third.id, {}), 400, 'MISSING_REQUIRED_FIELD', 'counted');
     expect((await postClose(engine, third.id, { counted: { amount: 0, currency: 'USD' } })).status).toBe(400);
     expectError(await postClose(engine, 'shf_does_not_exist', { counted: eur(0) }), 404, 'RESOURCE_NOT_FOUND');
-    await engine.stop();
-    await engine.start();
+    await restart(engine);
     expect(((await getCurrent(engine)).body as { data: Shift }).data.id).toBe(third.id);
     expect((await closeShift(engine, third.id, eur(0))).zNumber).toBe(3);
     conflict(await postClose(engine, third.id, { counted: eur(0) }), 'SHIFT_CLOSED');

@@ -73,6 +73,20 @@ export const CONCERT_EVENT = 'midnight-brass';
 /** The demo theatre play's event id. */
 export const TEMPEST_EVENT = 'the-tempest';
 
+/**
+ * Stops the engine and starts it again on its data (a restart), then waits until it answers: the client's pooled
+ * keep-alive sockets to the old server fail once ("other side closed"), a harness matter, not the engine's.
+ */
+export async function restart(engine: TestEngine): Promise<void> {
+  await engine.stop();
+  await engine.start();
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    const status = await engine.request('GET', '/health').then((response) => response.status, () => 0);
+    if (status === 200) return;
+  }
+  throw new Error('the engine does not answer after its restart');
+}
+
 /** A key of the till (same owner as the standard keys) with the scopes given. */
 export function tillKey(engine: TestEngine, scopes: string[]): Promise<string> {
   return engine.createKey(scopes, { owner: TEST_OWNER });
