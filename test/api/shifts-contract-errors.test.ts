@@ -39,8 +39,8 @@ describe('§14 scopes', () => {
     expectForbidden(await postShift(engine, { openingFloat: eur(0) }, keys.reader), 'orders:write');
     expectForbidden(await postMovement(engine, open.id, { kind: 'payIn', amount: eur(100), reason: 'x' }, keys.reader), 'orders:write');
     expectForbidden(await engine.request('POST', `/shifts/${open.id}/close`, { key: keys.reader, body: { counted: eur(0) } }), 'orders:write');
-    expectForbidden(await engine.request('POST', `/shifts/${open.id}/print`, { key: keys.reader, body: {} }), 'orders:write');
     expect((await postMovement(engine, open.id, { kind: 'payIn', amount: eur(100), reason: 'x' }, keys.writer)).status).toBe(201);
+    expectForbidden(await engine.request('POST', `/shifts/${open.id}/print`, { key: keys.reader, body: {} }), 'orders:write');
     // this engine has no printer: anything but a 403 (contract §12: 409 PRINTER_NOT_CONFIGURED)
     const printing = await engine.request('POST', `/shifts/${open.id}/print`, { key: keys.writer, body: {} });
     expect(printing.status, JSON.stringify(printing.body)).not.toBe(403);
