@@ -87,10 +87,12 @@ describe('§14 the journal: one entry for each thing made, written with it', () 
     seq = entry.seq;
   });
 
-  it('a pay-in and a pay-out: one entry each with its amount and reason, in the open shift', async () => {
-    await move(engine, shift.id, 'payIn', eur(1500), 'coins');
+  it('a pay-in and a pay-out: one entry each with its amount and reason (written as given), in the open shift', async () => {
+    // a reason with what JSON escapes or may escape: quotes, a backslash, a newline, non-ASCII letters, an emoji
+    const reason = 'Münzen für Zoë — "Wechselgeld" \\ Kasse 2\n€ 🎟';
+    await move(engine, shift.id, 'payIn', eur(1500), reason);
     let entry = await oneEntryAfter(seq);
-    expect(entry).toMatchObject({ kind: 'payIn', amount: eur(1500), data: { shiftId: shift.id, reason: 'coins' } });
+    expect(entry).toMatchObject({ kind: 'payIn', amount: eur(1500), data: { shiftId: shift.id, reason } });
     expect(entry.ref.length).toBeGreaterThan(0);
     seq = entry.seq;
     await move(engine, shift.id, 'payOut', eur(700), 'stamps');
