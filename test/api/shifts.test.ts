@@ -51,7 +51,7 @@ describe('shifts', () => {
     expect(report.kind).toBe('X');
     expect(report.cash.expected).toEqual(eur(0));
 
-    const closed = await closeShift(engine, shift.id, eur(-0 + 120), 'found a coin roll');
+    const closed = await closeShift(engine, shift.id, eur(120), 'found a coin roll');
     expect(closed).toMatchObject({ zNumber: 2, expected: eur(0), counted: eur(120), difference: eur(120), note: 'found a coin roll' });
   });
 
@@ -69,6 +69,29 @@ describe('shifts', () => {
     expectError(await postMovement(engine, shift.id, { kind: 'payIn', amount: eur(1), reason: 'late' }), 409, 'SHIFT_CLOSED');
     expectError(await postMovement(engine, shift.id, { kind: 'payOut', amount: eur(1), reason: 'late' }), 409, 'SHIFT_CLOSED');
     expect(await reportOf(engine, shift.id)).toEqual(z);
+  });
+
+  it('journals every opening, movement and closing with its shift, in a chain that verifies', async () => {
+    const shift = await openShift(engine, eur(3_000), 'Cy');
+    const payIn = await moveCash(engine, shift.id, 'payIn', eur(500), 'coins');
+    const payOut = await moveCash(engine, shift.id, 'payOut', eur(200), 'stamps');
+    const closed = await closeShift(engine, shift.id, eur(3_250), 'fifty short');
+    const journal = await engine.request<{ data: { kind: string; ref: string; amount?: unknown; data: Record<string, unknown> }[] }>('GET', '/journal?limit=1000');
+    expect(journal.status).toBe(200);
+    const mine = journal.body.data.filter((entry) => entry.data.shiftId === shift.id);
+    expect(mine.map((entry) => [entry.kind, entry.ref, entry.amount])).toEqual([
+      ['shiftOpened', shift.id, eur(3_000)],
+      ['payIn', payIn.id, eur(500)],
+      ['payOut', payOut.id, eur(200)],
+      ['shiftClosed', shift.id, eur(3_250)],
+    ]);
+    expect(mine[0]?.data).toEqual({ shiftId: shift.id, number: shift.number, staff: 'Cy' });
+    expect(mine[1]?.data).toEqual({ shiftId: shift.id, reason: 'coins' });
+    expect(mine[3]?.data).toEqual({
+      shiftId: shift.id, zNumber: closed.zNumber, expected: eur(3_300), counted: eur(3_250), difference: eur(-50), note: 'fifty short',
+      report: await reportOf(engine, shift.id),
+    });
+    expect((await engine.request<{ data: { ok: boolean } }>('GET', '/journal/verify')).body.data.ok).toBe(true);
   });
 
   it('an unknown shift is 404 RESOURCE_NOT_FOUND for every route', async () => {
