@@ -40,6 +40,7 @@ import { migrationGuideRoutes } from '../legacy-v1/routes/migration-guide';
 import { installLegacyHeaders } from '../legacy-v1/http/deprecation';
 import { printingRoutes, type PrintingRoutesOptions } from './routes/printing';
 import { shiftRoutes } from './routes/shifts';
+import { shiftOutputRoutes } from './routes/shift-output';
 import { staffSessionRoutes } from './routes/staff-sessions';
 
 export interface AppOptions {
@@ -157,6 +158,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(legacyRoutes, { channels: options.ctx.store.repos.channels, baskets: options.ctx.store.repos.baskets });
       await api.register(printingRoutes, { ctx: options.ctx, ...options.printing });
       await api.register(shiftRoutes, { ctx: options.ctx });
+      await api.register(shiftOutputRoutes, { ctx: options.ctx, printing: options.printing.printing });
       await api.register(holdingRoutes, { ctx: options.ctx, allocator: options.allocator ?? (() => undefined) });
       if (options.staffPinHash !== undefined) await api.register(staffSessionRoutes, { keys: options.keys, pinHash: options.staffPinHash, now: options.ctx.now });
     },

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { PrintBody, PrintJob, PrintLanguage } from '../contract/printing';
 import { EngineError } from '../domain/errors';
+import { grants, type Caller } from '../domain/scopes';
+import { seesOrderOf } from '../shared/ownership';
 import type { PrintJobRow } from '../store/print-job-repo';
 import type { Repos } from '../store/port';
 import type { Clock, Storage } from '../shared/context';
@@ -53,7 +55,8 @@ export function printJobView(row: PrintJobRow): PrintJob {
   return {
     id: row.id,
     code: row.code,
-    orderId: row.orderId,
+    ...(row.orderId !== null && { orderId: row.orderId }),
+    ...(row.shiftId !== null && { shiftId: row.shiftId }),
     what: row.what,
     printer: row.printer,
     language: row.language,
@@ -67,10 +70,24 @@ export function printJobView(row: PrintJobRow): PrintJob {
   };
 }
 
-/** GET /print-jobs: newest first, optionally of one order or in one state. */
-export async function listPrintJobs(jobs: Repos['printJobs'], query: { orderId?: string; state?: PrintJob['state']; limit?: string }): Promise<PrintJob[]> {
+/** GET /print-jobs: newest first, optionally of one order or one shift, or in one state. */
+export async function listPrintJobs(jobs: Repos['printJobs'], query: { orderId?: string; shiftId?: string; state?: PrintJob['state']; limit?: string }): Promise<PrintJob[]> {
   const limit = query.limit === undefined ? 50 : Number(query.limit);
-  return (await jobs.list({ ...(query.orderId !== undefined && { orderId: query.orderId }), ...(query.state !== undefined && { state: query.state }), limit })).map(printJobView);
+  return (await jobs.list({
+    ...(query.orderId !== undefined && { orderId: query.orderId }),
+    ...(query.shiftId !== undefined && { shiftId: query.shiftId }),
+    ...(query.state !== undefined && { state: query.state }),
+    limit,
+  })).map(printJobView);
+}
+
+/**
+ * Whether the caller sees a job: an order's job as it sees the order (ownership, issue #22); a shift's report as
+ * its report is seen, with orders:read (the box office's, never the kiosk's).
+ */
+export async function seesPrintJob(ctx: Storage, job: PrintJob, caller: Caller): Promise<boolean> {
+  if (job.orderId !== undefined) return seesOrderOf(ctx, job.orderId, caller);
+  return grants(caller.scopes, 'orders:read');
 }
 
 export async function readPrintJob(jobs: Repos['printJobs'], jobId: string): Promise<PrintJob> {
@@ -79,8 +96,8 @@ export async function readPrintJob(jobs: Repos['printJobs'], jobId: string): Pro
   return printJobView(row);
 }
 
-/** Eight characters of Crockford's base32 (no I, L, O, U): short enough to read out to staff. */
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-function staffCode(): string {
+/** A job's staff code: eight characters of Crockford's base32 (no I, L, O, U): short enough to read out to staff. */
+export function staffCode(): string {
   return [...randomBytes(8)].map((byte) => ALPHABET[byte % 32]).join('');
 }

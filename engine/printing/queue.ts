@@ -4,7 +4,8 @@ import type { PrintJobRow } from '../store/print-job-repo';
 import { readOrder } from '../orders/read-order';
 import type { Clock, Durability, Storage } from '../shared/context';
 import { backoffDelay, DEFAULT_BACKOFF, type Backoff } from './backoff';
-import { printDocument } from './document';
+import { printDocument, type PrintDocument } from './document';
+import { reportSlip } from './report-document';
 import { encodeEscPos } from './escpos';
 import { renderHtml } from './html';
 import type { PrinterSpec } from './printers';
@@ -180,11 +181,10 @@ export async function startPrintQueue(ctx: Storage & Clock & Durability, options
     }
 
     async function deliver(job: PrintJobRow): Promise<Delivery> {
-      const order = await localizeOrder(ctx, await readOrder(ctx, job.orderId), job.language);
-      if (order.status === 'cancelled') return { ok: false, sent: false, retry: false, reason: 'the order was cancelled before it printed' };
-      const document = printDocument(order, { what: job.what, language: job.language, timeZone, openDrawer: job.openDrawer === 1 });
+      const document = await documentOf(job);
+      if ('reason' in document) return { ok: false, sent: false, retry: false, reason: document.reason };
       if (printer.kind === 'escpos') {
-        const slips = document.tickets.length + (document.receipt ? 1 : 0);
+        const slips = document.tickets.length + (document.receipt ? 1 : 0) + (document.report ? 1 : 0);
         const outcome = await sendTcp(printer, await encodeEscPos(document, printer.paper), timeoutsForJob(options.tcp ?? DEFAULT_TCP_TIMEOUTS, slips), cutOff.signal);
         reachable(outcome.ok, outcome.ok ? undefined : outcome.reason);
         if (!outcome.ok) options.logger.warn({ printer: printer.id, job: job.id, reason: outcome.reason, sent: outcome.sent }, 'print job not printed');
@@ -201,6 +201,15 @@ export async function startPrintQueue(ctx: Storage & Clock & Durability, options
         options.logger.warn({ printer: printer.id, job: job.id, reason }, 'system print failed');
         return { ok: false, sent: true, retry: false, reason };
       }
+    }
+
+    /** what a job puts on paper: an order's tickets and/or receipt, or a shift's report as it was when asked */
+    async function documentOf(job: PrintJobRow): Promise<PrintDocument | { reason: string }> {
+      if (job.report !== null) return { tickets: [], receipt: undefined, report: reportSlip(job.report, { language: job.language, timeZone }), openDrawer: false };
+      if (job.orderId === null || job.what === 'xReport' || job.what === 'zReport') return { reason: 'the job names neither an order nor a shift report' };
+      const order = await localizeOrder(ctx, await readOrder(ctx, job.orderId), job.language);
+      if (order.status === 'cancelled') return { reason: 'the order was cancelled before it printed' };
+      return printDocument(order, { what: job.what, language: job.language, timeZone, openDrawer: job.openDrawer === 1 });
     }
 
     return { loop, state, wake: () => state.wake?.() };

@@ -8,9 +8,8 @@ import { ticketSlips } from '../../printing/document';
 import { ticketsPdf } from '../../printing/pdf';
 import { readOrder } from '../../orders/read-order';
 import type { EngineContext } from '../../shared/context';
-import { listPrintJobs, printOrder, readPrintJob, type Printing } from '../../printing/print-order';
+import { listPrintJobs, printOrder, readPrintJob, seesPrintJob, type Printing } from '../../printing/print-order';
 import { localizeOrder } from '../../shared/localize';
-import { seesOrderOf } from '../../shared/ownership';
 
 const tags = ['printing'];
 // the kiosk's orders:checkout prints and reads its own orders (http/ownership.ts hides other keys' orders)
@@ -57,9 +56,9 @@ export const printingRoutes: FastifyPluginAsyncTypebox<PrintingRoutesOptions> = 
 
   app.get('/print-jobs/:jobId', { config: readOwn, schema: { tags, summary: 'One print job', params: PrintJobParams, response: replies(200, PrintJob) } }, async (request) => {
     const job = await readPrintJob(ctx.store.repos.printJobs, request.params.jobId);
-    // a job of another key's order is not found, as the order is not
+    // a job of another key's order is not found, as the order is not (nor a shift's report by a kiosk)
     const caller = request.caller;
-    if (caller && !(await seesOrderOf(ctx, job.orderId, caller))) throw new EngineError('RESOURCE_NOT_FOUND', { param: 'jobId' });
+    if (caller && !(await seesPrintJob(ctx, job, caller))) throw new EngineError('RESOURCE_NOT_FOUND', { param: 'jobId' });
     return { data: job };
   });
 

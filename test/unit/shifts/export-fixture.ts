@@ -1,4 +1,3 @@
-import { expect } from 'vitest';
 import type { ShiftReport } from '../../../engine/contract/shift';
 import type { JournalEntry } from '../../../engine/domain/journal';
 
@@ -49,43 +48,3 @@ export const fixtureEntries: JournalEntry[] = [
   entry(16, 'payOut', 'mov_2', eur(800), { reason: '=SUM(A1) "tip"' }),
   entry(17, 'shiftClosed', SHIFT, eur(12150), { zNumber: 2, expected: eur(12200), counted: eur(12150), difference: eur(-50), note: 'coins', report: { orders: { count: 2 } } }),
 ];
-
-/** Reads RFC 4180 CSV (CRLF records, quoted fields) back into rows of strings. */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const char = text[i];
-    if (quoted) {
-      if (char === '"' && text[i + 1] === '"') {
-        field += '"';
-        i += 1;
-      } else if (char === '"') quoted = false;
-      else field += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ',') {
-      row.push(field);
-      field = '';
-    } else if (char === '\r' && text[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i += 1;
-    } else if (char === '\n' || char === '\r') throw new Error(`a bare line break outside quotes at ${i}`);
-    else field += char;
-  }
-  if (field !== '' || row.length > 0) throw new Error('the last record does not end with CRLF');
-  return rows;
-}
-
-/** A CSV file as objects keyed by its header. */
-export function records(text: string): Record<string, string>[] {
-  const [header = [], ...rows] = parseCsv(text);
-  return rows.map((row) => {
-    expect(row).toHaveLength(header.length);
-    return Object.fromEntries(header.map((name, index) => [name, row[index] ?? '']));
-  });
-}

@@ -1,12 +1,11 @@
-import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { csvField, csvFile } from '../../../engine/shifts/csv';
 import { exportFileName, exportZip } from '../../../engine/shifts/export-zip';
-import { fixtureEntries, fixtureReport, parseCsv, records } from './export-fixture';
+import { parseCsv, records, unzipText as unzip } from '../../helpers/shift-export';
+import { fixtureEntries, fixtureReport } from './export-fixture';
 
 /** The shift export's zip (design "Export and print"): its files, their columns, and totals that agree with the report. */
 
-const unzip = (bytes: Uint8Array) => Object.fromEntries(Object.entries(unzipSync(bytes)).map(([name, data]) => [name, strFromU8(data)]));
 const sum = (rows: Record<string, string>[], column: string) => rows.reduce((total, row) => total + Number(row[column]), 0);
 const madeAt = new Date('2027-03-13T08:00:00.000Z');
 
