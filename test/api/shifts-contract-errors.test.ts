@@ -169,10 +169,16 @@ describe('§14 never a 5xx', () => {
     for (const [method, path] of routes) {
       for (const id of [...ids, open.id]) {
         for (const body of method === 'POST' ? bodies : [undefined]) {
-          const response = await engine.request(method, path(id), body === undefined ? {} : { rawBody: JSON.stringify(body) });
+          // raw: an export that succeeds answers a zip, not JSON
+          const response = await fetch(`${engine.url}/api/v3${path(id)}`, {
+            method,
+            headers: { 'x-svc-api-key': engine.keys.admin, ...(body !== undefined && { 'content-type': 'application/json' }) },
+            ...(body !== undefined && { body: JSON.stringify(body) }),
+          });
+          const text = await response.text();
           const where = `${method} ${path(id).slice(0, 80)} ${JSON.stringify(body)?.slice(0, 80)}`;
-          expect(response.status, `${where}: ${JSON.stringify(response.body)?.slice(0, 200)}`).toBeLessThan(500);
-          if (response.status >= 400) expect(typeof (response.body as ErrorEnvelope | undefined)?.error?.code, where).toBe('string');
+          expect(response.status, `${where}: ${text.slice(0, 200)}`).toBeLessThan(500);
+          if (response.status >= 400) expect(typeof (JSON.parse(text) as Partial<ErrorEnvelope>).error?.code, where).toBe('string');
         }
       }
     }
