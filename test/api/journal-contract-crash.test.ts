@@ -90,17 +90,17 @@ describe('§14 the journal after a crash (SIGKILL during a burst)', () => {
         prev = entry.hash;
       });
       const orderEntries = entries.filter((entry) => entry.kind === 'order').map((entry) => entry.ref).sort();
-      expect(orderEntries.length).toBeGreaterThanOrEqual(8);
-      expect(orderEntries).toEqual((await orderIds(after)).sort());
+      expect(orderEntries.length, `sold ${sold}`).toBeGreaterThanOrEqual(8);
+      expect(orderEntries, 'order entries vs GET /orders').toEqual((await orderIds(after)).sort());
       const movements = await readRows<{ id: string }>(rig.engine, 'SELECT id FROM cash_movements');
-      expect(entries.filter((entry) => entry.kind === 'payIn').map((entry) => entry.ref).sort()).toEqual(movements.map((row) => row.id).sort());
+      expect(entries.filter((entry) => entry.kind === 'payIn').map((entry) => entry.ref).sort(), 'payIn entries vs cash_movements rows').toEqual(movements.map((row) => row.id).sort());
 
       // the chain goes on after the crash
       const cart = (await after.request('POST', '/carts', { body: { items: [concert(1)] } })) as Created;
       const paid = await after.request('POST', '/orders', { body: { cartId: cart.body.data?.id, expectedTotal: cart.body.data?.total, payment: { method: 'cash' } }, headers: { 'idempotency-key': crypto.randomUUID() } });
-      expect(paid.status).toBe(201);
+      expect(paid.status, JSON.stringify(paid.body)).toBe(201);
       const again = await after.request<{ data: VerifyAnswer }>('GET', '/journal/verify');
-      expect(again.body.data).toMatchObject({ ok: true, entries: entries.length + 1 });
+      expect(again.body.data, JSON.stringify(again.body)).toMatchObject({ ok: true, entries: entries.length + 1 });
     });
   });
 });
