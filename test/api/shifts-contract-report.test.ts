@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoCatalog } from '../../engine/catalog/demo';
 import { concert, createCart, seat } from '../helpers/cart-assertions';
 import { startTestEngine, type TestEngine } from '../helpers/engine';
 import { giftCardOf, parts, payWithGiftCards, sellGiftCard, splitOrderOf } from '../helpers/gift-cards';
@@ -164,6 +165,19 @@ describe('§14 the Z report of a closed shift never changes', () => {
     expect(report.cancellations).toEqual({ count: 2, total: base(2 * PRICE.standingAdult) });
     const cashBack = PRICE.standingAdult + (PRICE.standingAdult - 2500);
     expect(report.cash).toEqual({ openingFloat: base(10000), sales: base(0), refunds: base(cashBack), payIns: base(0), payOuts: base(0), expected: base(10000 - cashBack) });
+    expect(await reportBytes(engine, first.id)).toBe(frozen);
+  });
+
+  it('a renamed event and a changed price (the catalog imported again) leave the Z report byte for byte as it was', async () => {
+    const catalog = demoCatalog();
+    const renamed = {
+      ...catalog,
+      events: catalog.events.map((event) => (event.id === CONCERT_EVENT ? { ...event, name: 'Midnight Brass (renamed after the close)' } : event)),
+    };
+    const put = await engine.request('PUT', '/catalog', { body: renamed });
+    expect(put.status, JSON.stringify(put.body)).toBeLessThan(300);
+    const events = await engine.request<{ data: { id: string; name: string }[] }>('GET', '/events');
+    expect(events.body.data.find((event) => event.id === CONCERT_EVENT)?.name).toBe('Midnight Brass (renamed after the close)');
     expect(await reportBytes(engine, first.id)).toBe(frozen);
   });
 
