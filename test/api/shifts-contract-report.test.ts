@@ -157,12 +157,13 @@ describe('§14 the Z report of a closed shift never changes', () => {
     second = await openShift(engine, eur(10000));
     await cancelOrder(engine, orderOfSale('cashTendered').id); // cash, sold in the first shift
     await cancelOrder(engine, orderOfSale('split').id); // gift card + cash: only the cash part leaves the drawer
+    await cancelOrder(engine, orderOfSale('usdCash').id); // dollars: not from the base-currency drawer
     expect((await giftCardOf(engine, giftCode)).balance).toEqual(eur(5000));
     const report = await reportOf(engine, second.id);
     expect(report.orders).toEqual({ count: 0, total: base(0) });
     expect(report.byMethod).toEqual([]);
     expect(report.byEvent).toEqual([]);
-    expect(report.cancellations).toEqual({ count: 2, total: base(2 * PRICE.standingAdult) });
+    expect(report.cancellations).toEqual({ count: 3, total: base(3 * PRICE.standingAdult) });
     const cashBack = PRICE.standingAdult + (PRICE.standingAdult - 2500);
     expect(report.cash).toEqual({ openingFloat: base(10000), sales: base(0), refunds: base(cashBack), payIns: base(0), payOuts: base(0), expected: base(10000 - cashBack) });
     expect(await reportBytes(engine, first.id)).toBe(frozen);
