@@ -2,6 +2,7 @@ import type { JournalEntryBody } from '../contract/journal';
 import { JOURNAL_PAGE_DEFAULT } from '../contract/journal';
 import { chainVerifier, entryOfRow, type ChainVerdict, type JournalRow } from '../domain/journal';
 import type { Storage } from '../shared/context';
+import { sha256 } from './hash';
 
 /** How many rows verification reads at a time. */
 const VERIFY_PAGE = 1000;
@@ -31,7 +32,7 @@ const ROUNDS = 5;
  */
 export async function verifyJournal(ctx: Storage): Promise<ChainVerdict> {
   const journal = ctx.store.repos.journal;
-  const verifier = chainVerifier();
+  const verifier = chainVerifier(sha256);
   let head = await journal.head();
   let after = 0;
   for (let round = 1; ; round++) {

@@ -160,7 +160,8 @@ describe('shifts', () => {
 
 /** Z numbers run 1, 2, 3 … without gaps, across real restarts of the engine on the same data. */
 describe('Z numbers across restarts', () => {
-  it('numbers shifts and Z reports on from where the last start left them', async () => {
+  // four real restarts: a minute leaves room for a loaded machine (PostgreSQL starts are the slower ones)
+  it('numbers shifts and Z reports on from where the last start left them', { timeout: 60_000 }, async () => {
     const engine = await startTestEngine();
     try {
       const numbers: { number: number; zNumber: number | undefined }[] = [];
