@@ -38,7 +38,7 @@ const storeValues = {
  *   its orders and cancellations (journal/append).
  * - journal: the hash-chained journal (issue #25); appended to by the features that record money (checkout, shifts).
  * - shifts: shifts and the cash drawer (issue #25); journals its openings, closings and movements (journal/append).
- * - printing: prints an order (orders/read-order).
+ * - printing: prints an order (orders/read-order) and a shift's X or Z report (shifts/report, issue #25).
  * - sync: the hub's import replays a sale (carts, checkout), the worker pulls the catalog, delivers orders and
  *   plans holdings (orders, catalog, allocations).
  * - legacy-v1: the v1 facade calls the v3 cart use cases and reads the catalog's references; it is also an HTTP
@@ -51,7 +51,7 @@ const featureEdges = {
   allocations: [],
   checkout: ['carts', 'orders', 'journal'],
   orders: [],
-  printing: ['orders'],
+  printing: ['orders', 'shifts'],
   sync: ['carts', 'catalog', 'checkout', 'orders', 'allocations'],
   'legacy-v1': ['carts', 'catalog'],
   giftcards: ['carts'],

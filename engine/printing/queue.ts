@@ -87,14 +87,22 @@ export async function startPrintQueue(ctx: Storage & Clock & Durability, options
   const running = [...workers.values()].map((worker) => worker.loop());
 
   function createWorker(printer: PrinterSpec) {
-    const state: { health: Printer['state']; reason: string | undefined; failures: number; wake: (() => void) | undefined } = {
+    // `woken`: a wake that came while the worker was not pausing (reading the head, probing, sending): the next
+    // pause returns at once, so a job queued in that moment does not wait out the probe interval
+    const state: { health: Printer['state']; reason: string | undefined; failures: number; wake: (() => void) | undefined; woken: boolean } = {
       health: 'unknown',
       reason: undefined,
       failures: 0,
       wake: undefined,
+      woken: false,
     };
     const pause = (ms: number) =>
       new Promise<void>((resolve) => {
+        if (state.woken) {
+          state.woken = false;
+          resolve();
+          return;
+        }
         const timer = setTimeout(done, ms);
         function done() {
           clearTimeout(timer);
@@ -119,6 +127,7 @@ export async function startPrintQueue(ctx: Storage & Clock & Durability, options
     async function loop(): Promise<void> {
       let lastProbe = 0;
       while (!stopping.signal.aborted) {
+        state.woken = false; // the head read below sees every job queued before it
         const job = await jobs.head(printer.id);
         if (!job) {
           const interval = options.probeIntervalMs ?? DEFAULT_PROBE_INTERVAL_MS;
@@ -212,7 +221,11 @@ export async function startPrintQueue(ctx: Storage & Clock & Durability, options
       return printDocument(order, { what: job.what, language: job.language, timeZone, openDrawer: job.openDrawer === 1 });
     }
 
-    return { loop, state, wake: () => state.wake?.() };
+    const wake = () => {
+      if (state.wake) state.wake();
+      else state.woken = true;
+    };
+    return { loop, state, wake };
   }
 
   return {
