@@ -20,7 +20,8 @@ let closed: Shift;
 const adult: ItemRequest = { occurrenceId: FEST.occurrenceId, inventoryItemId: FEST.field.inventoryItemId, priceOptionId: FEST.field.adult, quantity: 1 };
 
 beforeAll(async () => {
-  pair = await startPair({ proxy: { seed: 25 } });
+  // a hub as shipped (it grants allocations): the terminal's orders reach it through POST /orders/import
+  pair = await startPair({ proxy: { seed: 25 }, upstream: { allocations: true }, kiosk: { offlineSales: false } });
 });
 afterAll(async () => {
   await pair.close();
@@ -65,6 +66,7 @@ describe('§14 a terminal’s closed shift at its hub', () => {
   });
 
   it('the hub journals none of the orders it imported (the shared design: they are in the terminal’s journal)', async () => {
+    expect(pair.proxy.counters.byRoute['relayed POST /orders/import'], JSON.stringify(pair.proxy.counters.byRoute)).toBeGreaterThan(0);
     const hubJournal = await readJournal(pair.upstream);
     expect(hubJournal.filter((entry) => entry.kind === 'order')).toEqual([]);
   });
