@@ -91,6 +91,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /api/v3/shifts/{shiftId}/cash-movements': 'addCashMovement',
   'GET /api/v3/shifts/{shiftId}/report': 'getShiftReport',
   'POST /api/v3/shifts/{shiftId}/close': 'closeShift',
+  'GET /api/v3/shifts/{shiftId}/export': 'exportShift',
+  'POST /api/v3/shifts/{shiftId}/print': 'printShiftReport',
   'GET /api/v3/allocations': 'listAllocations',
   'POST /api/v3/allocations': 'changeAllocations',
   'GET /api/v3/sync/status': 'getSyncStatus',

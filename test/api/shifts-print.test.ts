@@ -119,6 +119,12 @@ describe('printing a shift\'s report', () => {
     expectError(await engine.request('POST', `/shifts/${shift.id}/print`, { key: engine.keys.ordersRead }), 403, 'INSUFFICIENT_PERMISSIONS');
     expectError(await engine.request('POST', '/shifts/shf_nothing/print', { body: {} }), 404, 'RESOURCE_NOT_FOUND', 'shiftId');
     expectError(await engine.request('POST', `/shifts/${shift.id}/print`, { body: { printer: 'tcp://127.0.0.1:1' } }), 400, 'INVALID_FIELD_VALUE', 'printer');
+    // a kiosk (orders:checkout) sees its own orders' jobs, never a shift's report
+    const [report] = (await engine.request<{ data: PrintJob[] }>('GET', `/print-jobs?shiftId=${shift.id}`)).body.data;
+    if (!report) throw new Error('no report job');
+    const kiosk = await engine.createKey(['orders:checkout']);
+    expectError(await engine.request('GET', `/print-jobs/${report.id}`, { key: kiosk }), 404, 'RESOURCE_NOT_FOUND', 'jobId');
+    expect((await engine.request('GET', `/print-jobs/${report.id}`, { key: engine.keys.ordersRead })).status).toBe(200);
   });
 });
 
