@@ -34,7 +34,9 @@ const storeValues = {
  * imports shared/, domain/, contract/ and the store port; nothing else is allowed until it is written here.
  * - carts: a cart is priced against the catalog (catalog/price-context) and takes an allocation's share.
  * - catalog: a channel's catalog shows its allocation's share (allocations/allocation-share).
- * - checkout: begins from a cart (carts/cart-access, cart-view) and answers an order (orders/order-view).
+ * - checkout: begins from a cart (carts/cart-access, cart-view) and answers an order (orders/order-view); journals
+ *   its orders and cancellations (journal/append).
+ * - journal: the hash-chained journal (issue #25); appended to by the features that record money (checkout, shifts).
  * - printing: prints an order (orders/read-order).
  * - sync: the hub's import replays a sale (carts, checkout), the worker pulls the catalog, delivers orders and
  *   plans holdings (orders, catalog, allocations).
@@ -46,13 +48,14 @@ const featureEdges = {
   carts: ['catalog', 'allocations'],
   catalog: ['allocations'],
   allocations: [],
-  checkout: ['carts', 'orders'],
+  checkout: ['carts', 'orders', 'journal'],
   orders: [],
   printing: ['orders'],
   sync: ['carts', 'catalog', 'checkout', 'orders', 'allocations'],
   'legacy-v1': ['carts', 'catalog'],
   giftcards: ['carts'],
   staff: [],
+  journal: [],
   shared: [],
 };
 const featureNames = Object.keys(featureEdges);

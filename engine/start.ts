@@ -111,6 +111,11 @@ export interface EngineOptions {
   readonly printTimeZone?: string;
   /** the print queue's knobs; the defaults (2 s doubling to 30 s; connect 5 s, write 15 s; probe 30 s) are the shipped ones */
   readonly printTuning?: { readonly backoff?: Backoff; readonly tcp?: TcpTimeouts; readonly probeIntervalMs?: number };
+  /**
+   * bench only (no CLI flag, no environment variable): false skips the journal (contract §14) so that the bench
+   * measures what journalling costs; default true. An engine that sells must journal.
+   */
+  readonly journal?: boolean;
 }
 
 export interface RunningEngine {
@@ -144,7 +149,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     const simulator = createSimulator(store, { baseUrl: () => baseUrl, now, answerDelayMs: options.paymentAnswerDelayMs, hangMs: options.paymentHangMs });
     const deadlineMs = options.paymentDeadlineMs ?? DEFAULT_PROVIDER_DEADLINE_MS;
     const payments = withDeadline(simulator.provider, deadlineMs);
-    const ctx = createContext(store, { holdSeconds: options.holdSeconds ?? 900, now, payments, syncing: options.upstream !== undefined, paymentLeaseMs: deadlineMs });
+    const ctx = createContext(store, { holdSeconds: options.holdSeconds ?? 900, now, payments, syncing: options.upstream !== undefined, paymentLeaseMs: deadlineMs,
+      journal: options.journal ?? true });
     let worker: SyncWorker | undefined;
     let allocator: Allocator | undefined;
     if (options.catalogFile !== undefined) await importCatalog(ctx, readCatalogFile(options.catalogFile));

@@ -29,6 +29,11 @@ export interface EngineContext {
   readonly now: () => number;
   readonly holdMs: number;
   readonly newId: (prefix: 'crt' | 'itm' | 'ord' | 'pay' | 'tkt') => string;
+  /**
+   * whether orders and cancellations are journalled (contract §14; engine/journal/append.ts). Always true but in
+   * the bench, which turns it off through the programmatic API (createContext/startEngine) to measure its cost
+   */
+  readonly journal: boolean;
   /** resolves once every commit made so far is on the disk (store/durability.ts); before anything is promised outside */
   readonly whenDurable: () => Promise<void>;
 }
@@ -48,6 +53,8 @@ export type Ids = Pick<EngineContext, 'newId'>;
 export type HoldLength = Pick<EngineContext, 'holdMs'>;
 /** whether orders and cancellations also go into the sync outbox */
 export type Syncing = Pick<EngineContext, 'syncing'>;
+/** whether orders and cancellations are journalled (false only in the bench) */
+export type Journalling = Pick<EngineContext, 'journal'>;
 /** waiting for the disk before anything is promised outside */
 export type Durability = Pick<EngineContext, 'whenDurable'>;
 /** the payment provider (only checkout/payments/lifecycle.ts calls it) */
@@ -76,6 +83,8 @@ export function createContext(
     allocationLapseSeconds?: number;
     /** default: the provider deadline's default (30 s) */
     paymentLeaseMs?: number;
+    /** bench only: false skips the journal (contract §14) to measure what it costs; default true */
+    journal?: boolean;
   },
 ): EngineContext {
   return {
@@ -92,5 +101,6 @@ export function createContext(
     // time-ordered, so the tables that grow with every sale append instead of scattering (see ids.ts)
     newId: (prefix) => (prefix === 'crt' ? uuidV7() : `${prefix}_${timeOrderedId()}`),
     whenDurable: () => store.whenDurable(),
+    journal: options.journal ?? true,
   };
 }

@@ -8,6 +8,7 @@ import type { ChannelRepo } from './channel-repo';
 import type { CheckoutRepo } from './checkout-repo';
 import type { GiftCardRepo } from './gift-card-repo';
 import type { HoldingRepo } from './holding-repo';
+import type { JournalRepo } from './journal-repo';
 import type { createImportRepo } from './import-repo';
 import type { KeyRepo } from './key-repo';
 import type { OrderLanguageRepo } from './order-language-repo';
@@ -42,6 +43,8 @@ export interface Repos {
   readonly giftCards: Async<GiftCardRepo>;
   readonly holdings: Async<HoldingRepo>;
   readonly imports: Async<ReturnType<typeof createImportRepo>>;
+  /** the hash-chained journal and its head (issue #25, contract §14); appended to by engine/journal/append.ts only */
+  readonly journal: Async<JournalRepo>;
   readonly keys: Async<KeyRepo>;
   readonly orderLanguages: Async<OrderLanguageRepo>;
   readonly orders: Async<OrderRepo>;
@@ -96,7 +99,8 @@ export interface Store {
 /**
  * Row locks a write transaction takes before it reads what it decides on (PostgreSQL: SELECT … FOR UPDATE;
  * SQLite: nothing, BEGIN IMMEDIATE already holds the whole database). Several locks are taken in the order
- * below (idempotency key, cart, order, attempt, gift cards, inventory), which is the order every use case follows.
+ * below (idempotency key, cart, order, attempt, gift cards, inventory, journal head), which is the order every use
+ * case follows.
  */
 export interface Locks {
   /** the idempotency key's row (one process at a time decides on a key) */
@@ -114,6 +118,11 @@ export interface Locks {
    * grants), in id order; taken after the cart and before anything else
    */
   inventory(occurrenceId: string, itemIds: readonly string[]): Promise<void>;
+  /**
+   * the journal's head (issue #25): taken last, by engine/journal/append.ts, just before it reads the head and
+   * appends; held until the commit, so entries are numbered and chained one writer at a time across processes
+   */
+  journalHead(): Promise<void>;
   /** an advisory lock for a name (e.g. one terminal's allocation requests), until the transaction ends */
   named(name: string): Promise<void>;
   /**

@@ -12,6 +12,7 @@ import { relaxSynchronous, type Db } from './db';
 import { groupCommit, type Durability } from './durability';
 import { createHoldingRepo } from './holding-repo';
 import { createImportRepo } from './import-repo';
+import { createJournalRepo } from './journal-repo';
 import { createKeyRepo } from './key-repo';
 import { createOrderLanguageRepo } from './order-language-repo';
 import { createOrderRepo } from './order-repo';
@@ -52,6 +53,7 @@ export function createSqliteStore(db: Db, options: { groupCommit?: boolean; mast
     giftCards: createGiftCardRepo(db),
     holdings: createHoldingRepo(db),
     imports: createImportRepo(db),
+    journal: createJournalRepo(db),
     keys: createKeyRepo(db),
     orderLanguages: createOrderLanguageRepo(db),
     orders: createOrderRepo(db),
@@ -86,6 +88,7 @@ export function createSqliteStore(db: Db, options: { groupCommit?: boolean; mast
     attempt: () => Promise.resolve(),
     giftCards: () => Promise.resolve(),
     inventory: () => Promise.resolve(),
+    journalHead: () => Promise.resolve(),
     named: () => Promise.resolve(),
     tryNamed: () => Promise.resolve(true),
   };

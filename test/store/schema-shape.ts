@@ -19,7 +19,7 @@ export interface SchemaShape {
 
 interface SqliteColumn { name: string; type: string; notnull: number; dflt_value: string | null; pk: number }
 interface SqliteIndex { name: string; unique: number; origin: string; partial: number }
-interface SqliteIndexColumn { seqno: number; name: string; desc: number; key: number }
+interface SqliteIndexColumn { seqno: number; name: string | null; desc: number; key: number }
 interface SqliteForeignKey { id: number; seq: number; table: string; from: string; to: string }
 
 /** the shape of a migrated SQLite database, read through its PRAGMAs */
@@ -39,7 +39,7 @@ export function sqliteShape(db: Db): SchemaShape {
     for (const index of db.prepare<[], SqliteIndex>(`PRAGMA index_list(${table})`).all()) {
       const keys = db.prepare<[], SqliteIndexColumn>(`PRAGMA index_xinfo(${index.name})`).all()
         .filter((column) => column.key === 1).sort((a, b) => a.seqno - b.seqno)
-        .map((column) => `${column.name}${column.desc === 1 ? ' desc' : ''}`);
+        .map((column) => `${column.name ?? 'expression'}${column.desc === 1 ? ' desc' : ''}`); // an expression's key has no name
       if (index.origin === 'u') shape.uniques.push(`${table}(${keys.join(',')})`);
       if (index.origin === 'c') shape.indexes.push(`${index.name} on ${table}(${keys.join(',')})${index.unique === 1 ? ' unique' : ''}${index.partial === 1 ? ' partial' : ''}`);
     }
@@ -96,7 +96,9 @@ export async function postgresShape(db: Queryable): Promise<SchemaShape> {
     JOIN pg_namespace s ON s.oid = t.relnamespace
     WHERE s.nspname = 'public' AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = x.indexrelid AND c.conrelid = x.indrelid)`);
   // pg_get_indexdef quotes key words ("position")
-  shape.indexes = indexes.rows.map((row) => `${row.name} on ${row.table}(${row.keys.join(',').replace(/"/g, '')})${row.unique ? ' unique' : ''}${row.partial ? ' partial' : ''}`);
+  // an expression's key (journal_by_shift: data.shiftId) is named 'expression', as SQLite's nameless key is above
+  const key = (text: string) => (/^[a-z_0-9]+( desc)?$/.test(text.replace(/"/g, '')) ? text.replace(/"/g, '') : 'expression');
+  shape.indexes = indexes.rows.map((row) => `${row.name} on ${row.table}(${row.keys.map(key).join(',')})${row.unique ? ' unique' : ''}${row.partial ? ' partial' : ''}`);
   const triggers = await db.query<{ name: string }>(`
     SELECT tg.tgname AS name FROM pg_trigger tg JOIN pg_class t ON t.oid = tg.tgrelid JOIN pg_namespace s ON s.oid = t.relnamespace
     WHERE s.nspname = 'public' AND NOT tg.tgisinternal`);

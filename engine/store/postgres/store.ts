@@ -17,6 +17,7 @@ import { openPostgres, type PostgresOptions } from './connect';
 import { createPgGiftCardRepo } from './gift-card-repo';
 import { createPgHoldingRepo } from './holding-repo';
 import { createPgImportRepo } from './import-repo';
+import { createPgJournalRepo } from './journal-repo';
 import { createPgKeyRepo } from './key-repo';
 import { createPgOrderLanguageRepo } from './order-language-repo';
 import { createPgOrderRepo } from './order-repo';
@@ -58,6 +59,7 @@ export async function createPostgresStore(url: string, options: PostgresOptions 
     giftCards: createPgGiftCardRepo(q),
     holdings: createPgHoldingRepo(q),
     imports: createPgImportRepo(q),
+    journal: createPgJournalRepo(q),
     keys: createPgKeyRepo(q),
     orderLanguages: createPgOrderLanguageRepo(q),
     orders: createPgOrderRepo(q),
@@ -138,6 +140,7 @@ function locksOn(client: Queryable): Locks {
     giftCards: (codes) => rows('SELECT 1 FROM gift_cards WHERE code = ANY($1::text[]) ORDER BY code COLLATE "C" FOR UPDATE', [[...codes]]),
     inventory: (occurrenceId, itemIds) =>
       rows('SELECT 1 FROM inventory_items WHERE occurrence_id = $1 AND id = ANY($2::text[]) ORDER BY id FOR UPDATE', [occurrenceId, [...itemIds]]),
+    journalHead: () => rows('SELECT 1 FROM journal_head WHERE id = 1 FOR UPDATE', []),
     named: (name) => advisory(client, name),
     tryNamed: async (name) => {
       const { rows } = await client.query<{ held: boolean }>('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS held', [`kassa\n${name}`]);
