@@ -1,6 +1,12 @@
 import { EngineError } from '../domain/errors';
 import type { Order } from '../contract/order';
-import type { Clock, Durability, Payments, Storage, Syncing } from '../shared/context';
+import type { CartRow } from '../store/cart-repo';
+import type { AttemptRow } from '../store/checkout-repo';
+import type { Tx } from '../store/port';
+import type { Clock, Durability, Journalling, Payments, Storage, Syncing } from '../shared/context';
+import type { StoredPayment } from './checkout-begin';
+import { journalCancellation } from './journal-entries';
+import { orderViews } from '../orders/order-view';
 import { readOrder } from '../orders/read-order';
 import { cancelAttempt, lockAttemptGiftCards, refundAttempt, voidIssuedGiftCards } from './payments/lifecycle';
 
@@ -12,8 +18,12 @@ import { cancelAttempt, lockAttemptGiftCards, refundAttempt, voidIssuedGiftCards
  * A card payment reads `refunding` until the provider confirms the refund; the answer comes after one
  * try (within the provider deadline), and when the provider has not confirmed by then the sweeper asks
  * again until it does. Cash, external and zero payments are refunded at once.
+ *
+ * The cancellation is journalled in its transaction (contract §14) — unless it is a terminal's own cancellation of
+ * an order it imported here (`by`, the caller's key, is the key that imported it): that one is in the terminal's
+ * journal, which reaches this hub by sync. A cancellation made here of an imported order is journalled here.
  */
-export async function cancelOrder(ctx: Storage & Clock & Syncing & Durability & Payments, orderId: string): Promise<Order> {
+export async function cancelOrder(ctx: Storage & Clock & Syncing & Durability & Payments & Journalling, orderId: string, by?: string): Promise<Order> {
   const now = ctx.now();
   const { refund } = await ctx.store.transaction(async (tx) => {
     await tx.locks.order(orderId);
@@ -25,16 +35,29 @@ export async function cancelOrder(ctx: Storage & Clock & Syncing & Durability & 
     if (order.status === 'cancelled') return { refund: attempt?.state === 'refunding' ? attempt.id : undefined };
     // the cards it paid with and issued, before its seats (inventory) and vouchers: the documented lock order
     await lockAttemptGiftCards(tx, attempt, order.id);
+    const imported = attempt !== undefined && (JSON.parse(attempt.request) as StoredPayment).imported === true && attempt.apiKeyId === by;
+    // the order as it was sold (its payment captured), for the journal's entry
+    const [sold] = ctx.journal && !imported ? await orderViews(tx, [order]) : [];
     // gift cards it issued are voided, or 409 GIFT_CARD_ALREADY_USED when one was spent (nothing changes then)
     await voidIssuedGiftCards(tx, order.id, now);
     // the order's payment is derived from its attempt (refunding, or refunded at once), not written here
     await tx.orders.cancel(order, now);
     if (ctx.syncing) await tx.outbox.add('cancel', order.id, now);
-    if (!attempt) return { refund: undefined };
-    await tx.checkout.releaseVouchers(attempt.id);
-    const { viaProvider } = await cancelAttempt(tx, attempt, now);
-    return { refund: viaProvider ? attempt.id : undefined };
+    const { viaProvider } = attempt ? await releaseAndCancel(tx, attempt, now) : { viaProvider: false };
+    if (sold) await journalCancellation(tx, sold, await cartOf(tx, order.cartId), now);
+    return { refund: viaProvider && attempt ? attempt.id : undefined };
   });
   if (refund !== undefined) await refundAttempt(ctx, refund);
   return readOrder(ctx, orderId);
+}
+
+async function releaseAndCancel(tx: Tx, attempt: AttemptRow, now: number): Promise<{ readonly viaProvider: boolean }> {
+  await tx.checkout.releaseVouchers(attempt.id);
+  return cancelAttempt(tx, attempt, now);
+}
+
+async function cartOf(tx: Tx, cartId: string): Promise<CartRow> {
+  const cart = await tx.carts.get(cartId);
+  if (!cart) throw new Error(`cart ${cartId} of an order is missing`);
+  return cart;
 }

@@ -99,6 +99,7 @@ export async function beginCheckoutIn(ctx: Ids & PaymentLease & GiftCardGuesses,
     ...(split.parts.length > 0 && { giftCards: split.parts.map(({ code, amount }) => ({ code, amount })) }),
     ...(split.holdReference !== undefined && { giftCardHold: split.holdReference }),
     ...(request.imported?.issuedCodes !== undefined && { issuedCodes: await checkIssuedCodes(tx, request.imported.issuedCodes) }),
+    ...(request.imported !== undefined && { imported: true }),
   };
   const attempt = {
     id: ctx.newId('pay'),
@@ -204,6 +205,8 @@ export interface StoredPayment {
   giftCardHold?: string;
   /** an imported terminal order: the codes the terminal issued for its gift-card items, in item order */
   issuedCodes?: string[];
+  /** an imported terminal order (sync/import-orders.ts): in that terminal's journal, not in this engine's (issue #25) */
+  imported?: true;
   token?: string;
   authenticationResult?: string;
   tendered?: Money;

@@ -7,7 +7,8 @@ import type { AttemptRow } from '../store/checkout-repo';
 import { cartView } from '../carts/cart-view';
 import { redeemableCode, ticketCodes } from './codes';
 import type { StoredPayment } from './checkout-begin';
-import type { Ids, Storage, Syncing } from '../shared/context';
+import type { Ids, Journalling, Storage, Syncing } from '../shared/context';
+import { journalOrder } from './journal-entries';
 import type { Tx } from '../store/port';
 import { orderViews } from '../orders/order-view';
 import { hubGiftCardsOf } from './hub-hold';
@@ -32,12 +33,12 @@ export type Settlement =
  * `language`: the checkout request's language, kept with the order in the same transaction (its tickets
  * and receipt print in it); a settlement with no request behind it (a restart's) leaves the default.
  */
-export async function settleCheckout(ctx: Storage & Ids & Syncing, attempt: AttemptRow, outcome: SettleOutcome, now: number, language?: PrintLanguage): Promise<Settlement> {
+export async function settleCheckout(ctx: Storage & Ids & Syncing & Journalling, attempt: AttemptRow, outcome: SettleOutcome, now: number, language?: PrintLanguage): Promise<Settlement> {
   return ctx.store.transaction(async (tx) => settleCheckoutIn(ctx, tx, attempt, outcome, now, language));
 }
 
 /** settleCheckout inside the caller's transaction (an import composes several in one). */
-export async function settleCheckoutIn(ctx: Ids & Syncing, tx: Tx, attempt: AttemptRow, outcome: SettleOutcome, now: number, language?: PrintLanguage): Promise<Settlement> {
+export async function settleCheckoutIn(ctx: Ids & Syncing & Journalling, tx: Tx, attempt: AttemptRow, outcome: SettleOutcome, now: number, language?: PrintLanguage): Promise<Settlement> {
   // the key, the cart, then its attempt: the order every use case takes them in (store/port.ts Locks). The key
   // first: a same-key request beginning on another process must not read the key in progress and then find no
   // pending attempt — it would take the key for an abandoned one and forget it, order and all
@@ -87,7 +88,7 @@ export async function abandonHubCheckout(ctx: Storage, attempt: AttemptRow, char
   });
 }
 
-async function createOrder(ctx: Ids & Syncing, tx: Tx, attempt: AttemptRow, now: number, language: PrintLanguage | undefined): Promise<Settlement> {
+async function createOrder(ctx: Ids & Syncing & Journalling, tx: Tx, attempt: AttemptRow, now: number, language: PrintLanguage | undefined): Promise<Settlement> {
   const cart = await tx.carts.get(attempt.cartId);
   if (cart?.status !== 'held') {
     // Cannot happen while the cart is locked by the pending attempt; should it anyway, the money goes back.
@@ -105,7 +106,8 @@ async function createOrder(ctx: Ids & Syncing, tx: Tx, attempt: AttemptRow, now:
     .filter((item) => item.type === 'admission')
     .flatMap((item) => Array.from({ length: item.quantity }, () => ({ id: ctx.newId('tkt'), itemId: item.id, code: ticketCode() })));
   // an imported terminal order keeps the codes the terminal printed: the same cards, spendable here (issue #24)
-  const issued = (JSON.parse(attempt.request) as StoredPayment).issuedCodes ?? [];
+  const stored = JSON.parse(attempt.request) as StoredPayment;
+  const issued = stored.issuedCodes ?? [];
   const giftCards = view.items
     .filter((item) => item.type === 'giftCard')
     .map((item, i) => ({ code: issued[i] ?? redeemableCode(), itemId: item.id, amount: item.unitPrice.amount, currency: item.unitPrice.currency }));
@@ -126,6 +128,8 @@ async function createOrder(ctx: Ids & Syncing, tx: Tx, attempt: AttemptRow, now:
   const [order] = await orderViews(tx, [{ ...row, payment: '', status: 'confirmed', cancelledAt: null }]);
   if (!order) throw new Error(`order ${orderId} has no view`);
   await tx.checkout.finishKey(attempt.apiKeyId, attempt.idempotencyKey, 'completed', 201, order);
+  // last (the journal head is the last lock): a sale made here; an imported one is in its terminal's journal
+  if (ctx.journal && stored.imported !== true) await journalOrder(tx, order, cart, view, now);
   return { order };
 }
 

@@ -2,7 +2,7 @@ import type { AttemptRow } from '../store/checkout-repo';
 import { chargeNeedsProvider } from '../domain/payment-attempt';
 import { abandonHubCheckout, settleCheckout } from './checkout-settle';
 import { hubGiftCardsOf } from './hub-hold';
-import type { Clock, Durability, Ids, InFlight, PaymentLease, Payments, Storage, Syncing } from '../shared/context';
+import type { Clock, Durability, Ids, InFlight, Journalling, PaymentLease, Payments, Storage, Syncing } from '../shared/context';
 import { chargeOutcome, refundAttempt } from './payments/lifecycle';
 
 /**
@@ -18,7 +18,7 @@ import { chargeOutcome, refundAttempt } from './payments/lifecycle';
  * left to it — a checkout still running on another process, or another sweep already at it. `exclusive`: this
  * process is the database's only user (SQLite, at start): whatever is open was left by a crash, leases and all.
  */
-export async function settleOpenAttempts(ctx: Storage & Clock & Ids & Syncing & Durability & Payments & PaymentLease & InFlight, options: { olderThanMs?: number; exclusive?: boolean } = {}): Promise<{ orders: number; released: number; refunds: number; failed: number }> {
+export async function settleOpenAttempts(ctx: Storage & Clock & Ids & Syncing & Durability & Payments & PaymentLease & InFlight & Journalling, options: { olderThanMs?: number; exclusive?: boolean } = {}): Promise<{ orders: number; released: number; refunds: number; failed: number }> {
   const counts = { orders: 0, released: 0, refunds: 0, failed: 0 };
   const before = ctx.now() - (options.olderThanMs ?? 0);
   for (const attempt of await ctx.store.repos.checkout.openAttempts()) {
@@ -38,7 +38,7 @@ export async function settleOpenAttempts(ctx: Storage & Clock & Ids & Syncing & 
   return counts;
 }
 
-async function settleOne(ctx: Storage & Clock & Ids & Syncing & Durability & Payments, attempt: AttemptRow, counts: { orders: number; released: number; refunds: number; failed: number }): Promise<void> {
+async function settleOne(ctx: Storage & Clock & Ids & Syncing & Durability & Payments & Journalling, attempt: AttemptRow, counts: { orders: number; released: number; refunds: number; failed: number }): Promise<void> {
   if (attempt.state === 'refunding') {
     if (await refundAttempt(ctx, attempt.id)) counts.refunds += 1;
     else counts.failed += 1;

@@ -11,6 +11,12 @@ import { sha256Hex } from './sha256';
  * auditor recomputes every hash from the table alone.
  */
 
+/**
+ * A SHA-256 of a text's UTF-8 bytes as lowercase hex. The pure one (domain/sha256.ts) by default; the engine passes
+ * node:crypto's (engine/journal/hash.ts), the same function several times faster.
+ */
+export type Sha256Hex = (text: string) => string;
+
 /** The prevHash of the first entry (and the head of an empty journal). */
 export const GENESIS_HASH = '0'.repeat(64);
 
@@ -94,9 +100,9 @@ export interface UnhashedEntry {
 }
 
 /** The hash of an entry: sha256hex(prevHash + canonicalJson(entry without `hash`)), `amount` left out when undefined. */
-export function entryHash(entry: UnhashedEntry): string {
+export function entryHash(entry: UnhashedEntry, sha256: Sha256Hex = sha256Hex): string {
   const { seq, at, kind, ref, amount, data, prevHash } = entry;
-  return sha256Hex(prevHash + canonicalJson({ seq, at, kind, ref, amount, data, prevHash }));
+  return sha256(prevHash + canonicalJson({ seq, at, kind, ref, amount, data, prevHash }));
 }
 
 /**
@@ -116,11 +122,11 @@ export function entryOfRow(row: JournalRow): JournalEntry | undefined {
 }
 
 /** The hash recomputed from a stored row as it is (its JSON columns parsed); undefined when one is not JSON. */
-export function rowHash(row: JournalRow): string | undefined {
+export function rowHash(row: JournalRow, sha256: Sha256Hex = sha256Hex): string | undefined {
   const data = parseJson(row.data);
   const amount = row.amount === null ? undefined : parseJson(row.amount);
   if (data === undefined || (row.amount !== null && amount === undefined)) return undefined;
-  return entryHash({ seq: row.seq, at: row.at, kind: row.kind, ref: row.ref, amount, data, prevHash: row.prevHash });
+  return entryHash({ seq: row.seq, at: row.at, kind: row.kind, ref: row.ref, amount, data, prevHash: row.prevHash }, sha256);
 }
 
 /** A chain checked a page at a time (in seq order), then against the head: `verifyChain` in pieces. */
@@ -137,7 +143,7 @@ export interface ChainVerifier {
  * replaced), its hash the one recomputed from it (else `hash-mismatch`: a column changed). Then the last row must
  * be the head (a head further on: `missing`, the removed tail's first seq; anything else: `head-mismatch`).
  */
-export function chainVerifier(): ChainVerifier {
+export function chainVerifier(sha256: Sha256Hex = sha256Hex): ChainVerifier {
   let expected = 1;
   let previous = GENESIS_HASH;
   let fault: ChainVerdict | undefined;
@@ -151,7 +157,7 @@ export function chainVerifier(): ChainVerifier {
       for (const row of rows) {
         if (row.seq !== expected) return bad(row.seq > expected ? expected : row.seq, row.seq > expected ? 'missing' : 'chain-broken');
         if (row.prevHash !== previous) return bad(row.seq, 'chain-broken');
-        if (rowHash(row) !== row.hash) return bad(row.seq, 'hash-mismatch');
+        if (rowHash(row, sha256) !== row.hash) return bad(row.seq, 'hash-mismatch');
         previous = row.hash;
         expected += 1;
       }
@@ -170,14 +176,18 @@ export function chainVerifier(): ChainVerifier {
 }
 
 /** Verifies a whole journal: its rows in seq order and its head (see chainVerifier). */
-export function verifyChain(rows: readonly JournalRow[], head: JournalHead | undefined): ChainVerdict {
-  const verifier = chainVerifier();
+export function verifyChain(rows: readonly JournalRow[], head: JournalHead | undefined, sha256: Sha256Hex = sha256Hex): ChainVerdict {
+  const verifier = chainVerifier(sha256);
   verifier.feed(rows);
   return verifier.finish(head);
 }
 
 /** The row to store for the next entry after `head`: seq and prevHash follow it, the hash is computed. */
-export function nextRow(head: JournalHead, entry: { readonly at: string; readonly kind: string; readonly ref: string; readonly amount?: Money; readonly data: JsonObject }): JournalRow {
+export function nextRow(
+  head: JournalHead,
+  entry: { readonly at: string; readonly kind: string; readonly ref: string; readonly amount?: Money; readonly data: JsonObject },
+  sha256: Sha256Hex = sha256Hex,
+): JournalRow {
   const amount = entry.amount === undefined ? undefined : { amount: entry.amount.amount, currency: entry.amount.currency };
   const seq = head.seq + 1;
   return {
@@ -188,7 +198,7 @@ export function nextRow(head: JournalHead, entry: { readonly at: string; readonl
     amount: amount === undefined ? null : canonicalJson(amount),
     data: canonicalJson(entry.data),
     prevHash: head.hash,
-    hash: entryHash({ seq, at: entry.at, kind: entry.kind, ref: entry.ref, amount, data: entry.data, prevHash: head.hash }),
+    hash: entryHash({ seq, at: entry.at, kind: entry.kind, ref: entry.ref, amount, data: entry.data, prevHash: head.hash }, sha256),
   };
 }
 

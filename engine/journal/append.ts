@@ -1,6 +1,7 @@
 import { entryOfRow, nextRow, type JournalEntry, type JsonObject } from '../domain/journal';
 import type { Money } from '../domain/money';
 import type { Tx } from '../store/port';
+import { sha256 } from './hash';
 import { openShiftId } from './open-shift';
 
 /** The kinds of entry (contract §14); what each one's `data` holds is in docs/notes-journal.md. */
@@ -41,7 +42,7 @@ export async function appendJournal(tx: Tx, input: JournalInput): Promise<Journa
     ref: input.ref,
     ...(input.amount !== undefined && { amount: input.amount }),
     data: { ...input.data, shiftId },
-  });
+  }, sha256);
   await tx.journal.append(row);
   const entry = entryOfRow(row);
   if (!entry) throw new Error(`journal entry ${row.seq} cannot be read back`);

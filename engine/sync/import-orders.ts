@@ -94,7 +94,8 @@ async function importOne(ctx: Clock & Ids & HoldLength & Syncing & PaymentLease 
   );
   // The key names a checkout of another cart (POST /orders): beginCheckout refused it already.
   if (start.kind === 'replay') throw new EngineError('IDEMPOTENCY_KEY_REUSED', { param: 'idempotencyKey' });
-  const settled = await settleCheckoutIn(ctx, tx, start.attempt, { status: 'approved' }, now);
+  // an imported sale is in its terminal's journal, not this hub's (issue #25; the attempt says so too)
+  const settled = await settleCheckoutIn({ newId: ctx.newId, syncing: ctx.syncing, journal: false }, tx, start.attempt, { status: 'approved' }, now);
   if ('error' in settled) throw settled.error;
   await tx.imports.record({ apiKeyId: apiKey.keyId, idempotencyKey: key, reference: order.reference, orderId: settled.order.id }, now);
   return { order: settled.order, replayed: false };

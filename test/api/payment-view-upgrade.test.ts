@@ -48,6 +48,7 @@ describe.skipIf(onPostgres)(sqliteOnly('an order of a database from before migra
       db.prepare<[string]>('DELETE FROM payment_attempts WHERE order_id = ?').run(withoutAttempt.id);
       db.exec('ALTER TABLE payment_attempts DROP COLUMN refunded_at');
       db.exec('DROP TABLE gift_card_entries'); // migration 0019 (issue #24), newer than the 0017 shape
+      db.exec('DROP TABLE journal; DROP TABLE journal_head'); // migration 0021 (issue #25)
       db.pragma('user_version = 17');
     } finally {
       db.close();

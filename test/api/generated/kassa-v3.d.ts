@@ -299,6 +299,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v3/journal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List journal entries in seq order, after a seq */
+        get: operations["listJournal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/journal/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Verify the journal: every hash recomputed, the chain and its head; names the first entry changed or removed (200 either way) */
+        get: operations["verifyJournal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v3/capabilities": {
         parameters: {
             query?: never;
@@ -3492,6 +3526,169 @@ export interface operations {
                                     currency: string;
                                 };
                             }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listJournal: {
+        parameters: {
+            query?: {
+                /** @description the entries after this seq (default 0: from the first) */
+                after?: string;
+                /** @description 1–1000, default 100 */
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description 1, 2, 3 … without gaps */
+                            seq: number;
+                            /** @description ISO 8601 UTC with milliseconds */
+                            at: string;
+                            /** @description order, cancellation, payIn, payOut, shiftOpened, shiftClosed */
+                            kind: string;
+                            /** @description what the entry records: an order, a cash movement, a shift */
+                            ref: string;
+                            amount?: {
+                                /** @description minor units of the currency */
+                                amount: number;
+                                /** @description ISO 4217 code, three upper-case letters */
+                                currency: string;
+                            };
+                            /** @description the entry's data by kind (every kind has shiftId: the shift open when it was written, or null) */
+                            data: {
+                                [key: string]: unknown;
+                            };
+                            /** @description lowercase hex SHA-256 */
+                            prevHash: string;
+                            /** @description sha256hex(prevHash + canonical JSON of the entry without hash: keys sorted at every depth, no spaces, amount left out when absent) */
+                            hash: string;
+                        }[];
+                        /** @description present when more entries follow: the `after` of the next page */
+                        nextAfter?: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    verifyJournal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {boolean} */
+                            ok: true;
+                            entries: number;
+                            /** @description the last entry's hash (64 zeros when empty) */
+                            head: string;
+                        } | {
+                            /** @enum {boolean} */
+                            ok: false;
+                            /** @description the first entry found changed, moved or removed (for a removed one: its seq) */
+                            firstBadSeq: number;
+                            /** @description hash-mismatch: the row's hash is not the one recomputed from it; chain-broken: its prevHash is not the previous row's hash; missing: a seq is not there (also a removed last entry, found through journal_head); head-mismatch: journal_head does not match the last row */
+                            reason: "hash-mismatch" | "chain-broken" | "missing" | "head-mismatch";
                         };
                     };
                 };

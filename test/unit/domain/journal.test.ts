@@ -70,6 +70,14 @@ describe('entryHash', () => {
     expect(entryHash(withAmount)).toBe(sha(`${GENESIS_HASH}{"amount":{"amount":500,"currency":"EUR"},"at":"2026-01-01T00:00:00.000Z","data":{"shiftId":null},"kind":"order","prevHash":"${GENESIS_HASH}","ref":"ord_1","seq":1}`));
   });
 
+  it('is the same with any SHA-256 passed in (the engine passes node:crypto\'s)', () => {
+    const { rows, head } = chain(5);
+    expect(verifyChain(rows, head, sha)).toEqual({ ok: true, entries: 5, head: head.hash });
+    const row = rows[2];
+    if (!row) throw new Error('no row');
+    expect(nextRow({ seq: 2, hash: row.prevHash }, { at: row.at, kind: row.kind, ref: row.ref, data: JSON.parse(row.data) as Record<string, unknown>, ...(row.amount !== null && { amount: JSON.parse(row.amount) as { amount: number; currency: string } }) }, sha)).toEqual(row);
+  });
+
   it('is what the appender stores: seq and prevHash follow the head', () => {
     const { rows } = chain(3);
     expect(rows.map((row) => row.seq)).toEqual([1, 2, 3]);
