@@ -37,6 +37,7 @@ const storeValues = {
  * - checkout: begins from a cart (carts/cart-access, cart-view) and answers an order (orders/order-view); journals
  *   its orders and cancellations (journal/append).
  * - journal: the hash-chained journal (issue #25); appended to by the features that record money (checkout, shifts).
+ * - shifts: shifts and the cash drawer (issue #25); journals its openings, closings and movements (journal/append).
  * - printing: prints an order (orders/read-order).
  * - sync: the hub's import replays a sale (carts, checkout), the worker pulls the catalog, delivers orders and
  *   plans holdings (orders, catalog, allocations).
@@ -56,6 +57,7 @@ const featureEdges = {
   giftcards: ['carts'],
   staff: [],
   journal: [],
+  shifts: ['journal'],
   shared: [],
 };
 const featureNames = Object.keys(featureEdges);

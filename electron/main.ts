@@ -95,6 +95,7 @@ async function localTarget(settings: Settings) {
     printers: settings.printers,
     systemPrint: createSystemPrint(),
     allocation: settings.allocation,
+    requireShift: settings.requireShift,
     // the box office's staff sign-in takes the same PIN as the kiosk's staff exit
     ...(settings.staffPinHash !== undefined && { staffPinHash: settings.staffPinHash }),
     logger,

@@ -10,7 +10,8 @@ import { readFileSync } from 'node:fs';
  *   "remote": { "url": "http://till-1.venue.lan:8787", "apiKey": "kassa_…" }, // use another terminal's engine
  *   "upstream": { "url": "https://tickets.example", "key": "kassa_…" },   // sync this engine's sales upstream
  *   "printers": ["tcp://192.168.1.50:9100", "system:Kiosk TM-T88?paper=80"], // jobs go to the first unless a request names another
- *   "allocation": 10                        // a hub's places of each standing area kept in hand (0–100000)
+ *   "allocation": 10,                       // a hub's places of each standing area kept in hand (0–100000)
+ *   "requireShift": true                    // cash only while a shift is open (--require-shift); default: on in the box office
  * }
  */
 export interface Settings {
@@ -24,9 +25,14 @@ export interface Settings {
   readonly printers: readonly string[];
   /** places of each general item of each on-sale occurrence kept in hand from the hub (contract §10, --allocation) */
   readonly allocation: number;
+  /**
+   * cash sales and refunds only while a shift (the drawer) is open (contract §14, --require-shift): on by default in
+   * the box office, off in the kiosk (which sells by card only)
+   */
+  readonly requireShift: boolean;
 }
 
-export const DEFAULT_SETTINGS: Settings = { mode: 'boxOffice', staffPinHash: undefined, port: 0, lan: undefined, remote: undefined, upstream: undefined, printers: [], allocation: 10 };
+export const DEFAULT_SETTINGS: Settings = { mode: 'boxOffice', staffPinHash: undefined, port: 0, lan: undefined, remote: undefined, upstream: undefined, printers: [], allocation: 10, requireShift: true };
 
 export class SettingsError extends Error {}
 
@@ -60,6 +66,8 @@ export function parseSettings(text: string): Settings {
   if (typeof allocation !== 'number' || !Number.isInteger(allocation) || allocation < 0 || allocation > 100_000) {
     throw new SettingsError('settings.allocation must be a whole number from 0 to 100000');
   }
+  const requireShift = value.requireShift ?? mode === 'boxOffice';
+  if (typeof requireShift !== 'boolean') throw new SettingsError('settings.requireShift must be true or false');
   return {
     mode,
     staffPinHash,
@@ -69,6 +77,7 @@ export function parseSettings(text: string): Settings {
     upstream: parseUpstream(value.upstream),
     printers: parsePrinters(value.printers),
     allocation,
+    requireShift,
   };
 }
 

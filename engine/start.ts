@@ -112,6 +112,12 @@ export interface EngineOptions {
   /** the print queue's knobs; the defaults (2 s doubling to 30 s; connect 5 s, write 15 s; probe 30 s) are the shipped ones */
   readonly printTuning?: { readonly backoff?: Backoff; readonly tcp?: TcpTimeouts; readonly probeIntervalMs?: number };
   /**
+   * `--require-shift` (contract §14; the desktop box office's `requireShift`, on there by default): a cash checkout or
+   * a cash refund with no open shift answers 409 SHIFT_NOT_OPEN. Default false: cash sold with no shift open is
+   * journalled with shiftId null, counted in no shift. The UI config tells the box office (`requireShift`)
+   */
+  readonly requireShift?: boolean;
+  /**
    * bench only (no CLI flag, no environment variable): false skips the journal (contract §14) so that the bench
    * measures what journalling costs; default true. An engine that sells must journal.
    */
@@ -150,7 +156,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     const deadlineMs = options.paymentDeadlineMs ?? DEFAULT_PROVIDER_DEADLINE_MS;
     const payments = withDeadline(simulator.provider, deadlineMs);
     const ctx = createContext(store, { holdSeconds: options.holdSeconds ?? 900, now, payments, syncing: options.upstream !== undefined, paymentLeaseMs: deadlineMs,
-      journal: options.journal ?? true });
+      requireShift: options.requireShift ?? false, journal: options.journal ?? true });
     let worker: SyncWorker | undefined;
     let allocator: Allocator | undefined;
     if (options.catalogFile !== undefined) await importCatalog(ctx, readCatalogFile(options.catalogFile));
@@ -178,7 +184,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
 
     const keys = store.repos.keys;
     const staffPin = await staffPinHash(store.repos.staffPins, options.dataDir, options.staffPinHash, now());
-    const ui = await uiFor(options.uiDir, keys, simulator.provider.testTokens, uiKeyName(store.dialect, options.dataDir));
+    const ui = await uiFor(options.uiDir, keys, simulator.provider.testTokens, uiKeyName(store.dialect, options.dataDir), ctx.requireShift);
     const work = inFlight();
     const app = await buildApp({
       ctx,
@@ -318,7 +324,7 @@ function uiKeyName(dialect: 'sqlite' | 'postgres', dataDir: string): string {
 }
 
 /** The UI to serve, with a fresh key for it: each start revokes the previous start's UI key. */
-async function uiFor(uiDir: string | false | undefined, keys: Repos['keys'], testTokens: readonly string[], keyName: string) {
+async function uiFor(uiDir: string | false | undefined, keys: Repos['keys'], testTokens: readonly string[], keyName: string, requireShift: boolean) {
   const root = uiDir === undefined ? DEFAULT_UI_DIR : uiDir;
   if (root === false || !existsSync(join(root, 'index.html'))) return undefined;
   await keys.revokeNamed(keyName);
@@ -326,7 +332,7 @@ async function uiFor(uiDir: string | false | undefined, keys: Repos['keys'], tes
   // status). The box office's key comes from a staff sign-in. Every start's key shares one owner, so the
   // page's sale survives a restart.
   const { key } = await keys.create(keyName, ROLE_SCOPES.kiosk, { owner: 'kiosk' });
-  return { root, config: { apiKey: key, apiBase: '/api/v3', testTokens, staffSignIn: true } };
+  return { root, config: { apiKey: key, apiBase: '/api/v3', testTokens, staffSignIn: true, requireShift } };
 }
 
 function readCatalogFile(path: string): CatalogDocument {

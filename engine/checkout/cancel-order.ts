@@ -3,7 +3,7 @@ import type { Order } from '../contract/order';
 import type { CartRow } from '../store/cart-repo';
 import type { AttemptRow } from '../store/checkout-repo';
 import type { Tx } from '../store/port';
-import type { Clock, Durability, Journalling, Payments, Storage, Syncing } from '../shared/context';
+import type { Clock, Durability, Journalling, Payments, ShiftRule, Storage, Syncing } from '../shared/context';
 import type { StoredPayment } from './checkout-begin';
 import { journalCancellation } from './journal-entries';
 import { orderViews } from '../orders/order-view';
@@ -17,13 +17,14 @@ import { cancelAttempt, lockAttemptGiftCards, refundAttempt, voidIssuedGiftCards
  *
  * A card payment reads `refunding` until the provider confirms the refund; the answer comes after one
  * try (within the provider deadline), and when the provider has not confirmed by then the sweeper asks
- * again until it does. Cash, external and zero payments are refunded at once.
+ * again until it does. Cash, external and zero payments are refunded at once. With `--require-shift`, an order
+ * with a cash part is not cancelled while no shift is open (409 SHIFT_NOT_OPEN): its cash leaves a drawer.
  *
  * The cancellation is journalled in its transaction (contract §14) — unless it is a terminal's own cancellation of
  * an order it imported here (`by`, the caller's key, is the key that imported it): that one is in the terminal's
  * journal, which reaches this hub by sync. A cancellation made here of an imported order is journalled here.
  */
-export async function cancelOrder(ctx: Storage & Clock & Syncing & Durability & Payments & Journalling, orderId: string, by?: string): Promise<Order> {
+export async function cancelOrder(ctx: Storage & Clock & Syncing & Durability & Payments & Journalling & ShiftRule, orderId: string, by?: string): Promise<Order> {
   const now = ctx.now();
   const { refund } = await ctx.store.transaction(async (tx) => {
     await tx.locks.order(orderId);
@@ -33,6 +34,9 @@ export async function cancelOrder(ctx: Storage & Clock & Syncing & Durability & 
     if (found) await tx.locks.attempt(found.id);
     const attempt = found && (await tx.checkout.attempt(found.id));
     if (order.status === 'cancelled') return { refund: attempt?.state === 'refunding' ? attempt.id : undefined };
+    // --require-shift (contract §14): cash given back only while a shift is open (nothing changed yet)
+    const cashBack = ctx.requireShift && attempt?.method === 'cash' && attempt.amount > 0;
+    if (cashBack && (await tx.shifts.openId()) === undefined) throw new EngineError('SHIFT_NOT_OPEN');
     // the cards it paid with and issued, before its seats (inventory) and vouchers: the documented lock order
     await lockAttemptGiftCards(tx, attempt, order.id);
     const imported = attempt !== undefined && (JSON.parse(attempt.request) as StoredPayment).imported === true && attempt.apiKeyId === by;
@@ -45,6 +49,9 @@ export async function cancelOrder(ctx: Storage & Clock & Syncing & Durability & 
     if (ctx.syncing) await tx.outbox.add('cancel', order.id, now);
     const { viaProvider } = attempt ? await releaseAndCancel(tx, attempt, now) : { viaProvider: false };
     if (sold) await journalCancellation(tx, sold, await cartOf(tx, order.cartId), now);
+    // again under the journal head's lock, which the entry took: a close that committed since the check above is
+    // seen now, and the refund is not journalled into no shift (all of it rolls back)
+    if (cashBack && sold && (await tx.shifts.openId()) === undefined) throw new EngineError('SHIFT_NOT_OPEN');
     return { refund: viaProvider && attempt ? attempt.id : undefined };
   });
   if (refund !== undefined) await refundAttempt(ctx, refund);

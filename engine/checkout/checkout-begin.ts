@@ -36,6 +36,8 @@ export interface CheckoutRequest {
   readonly imported?: { readonly giftCards?: ImportGiftCardPayment | undefined; readonly issuedCodes?: readonly string[] | undefined };
   /** a terminal's checkout: its gift cards are held at the hub after this transaction, not here (checkout/hub-hold.ts) */
   readonly giftCardsAtHub?: boolean;
+  /** `--require-shift` (contract §14): cash — also the cash remainder of a split — only while a shift is open */
+  readonly cashNeedsShift?: boolean;
 }
 
 export type CheckoutStart =
@@ -93,6 +95,8 @@ export async function beginCheckoutIn(ctx: Ids & PaymentLease & GiftCardGuesses,
     : split.parts.length > 0 && split.remaining.amount === 0 && held === undefined
       ? { method: 'giftCard' as const, payment: {} }
       : checkPayment(body.payment, split.remaining, request.apiKeyScopes);
+  // refused before anything is held or charged: the transaction rolls back and the key stays unused
+  if (request.cashNeedsShift === true && method === 'cash' && (await tx.shifts.openId()) === undefined) throw new EngineError('SHIFT_NOT_OPEN');
   const stored: StoredPayment = {
     ...payment,
     ...(atHub !== undefined && { hub: atHub }),

@@ -4,7 +4,7 @@ import type { PrintLanguage } from '../contract/printing';
 import { chargeNeedsProvider } from '../domain/payment-attempt';
 import { beginCheckout } from './checkout-begin';
 import { settleCheckout } from './checkout-settle';
-import type { Clock, Durability, GiftCardGuesses, Ids, InFlight, Journalling, PaymentLease, Payments, Storage, Syncing } from '../shared/context';
+import type { Clock, Durability, GiftCardGuesses, Ids, InFlight, Journalling, PaymentLease, Payments, ShiftRule, Storage, Syncing } from '../shared/context';
 import { chargeAttempt, refundAttempt } from './payments/lifecycle';
 import { holdAtHub, type GiftCardHub } from './hub-hold';
 
@@ -20,7 +20,7 @@ export type PlaceOrderResult =
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
 export async function placeOrder(
-  ctx: Storage & Clock & Ids & Syncing & Durability & Payments & PaymentLease & InFlight & GiftCardGuesses & Journalling,
+  ctx: Storage & Clock & Ids & Syncing & Durability & Payments & PaymentLease & InFlight & GiftCardGuesses & Journalling & ShiftRule,
   apiKey: { id: string; owner?: string; scopes: readonly string[] },
   idempotencyKey: string | undefined,
   body: PlaceOrderBody,
@@ -42,7 +42,7 @@ export async function placeOrder(
   try {
     const start = await beginCheckout(
       ctx,
-      { apiKeyId, apiKeyScopes: apiKey.scopes, ...(apiKey.owner !== undefined && { apiKeyOwner: apiKey.owner }), idempotencyKey: key, body, ...(giftCardHub !== undefined && { giftCardsAtHub: true }) },
+      { apiKeyId, apiKeyScopes: apiKey.scopes, ...(apiKey.owner !== undefined && { apiKeyOwner: apiKey.owner }), idempotencyKey: key, body, ...(giftCardHub !== undefined && { giftCardsAtHub: true }), cashNeedsShift: ctx.requireShift },
       ctx.now(),
     );
     if (start.kind === 'replay') return replay(start.status, start.body);

@@ -67,6 +67,7 @@ export function parseServeArgs(argv: readonly string[], env: Readonly<Record<str
       'allocation-cap': { type: 'string', default: '25%' },
       'staff-pin-file': { type: 'string' },
       'offline-sales': { type: 'boolean', default: false },
+      'require-shift': { type: 'boolean', default: false },
     },
   });
   const warnings: string[] = [];
@@ -90,6 +91,8 @@ export function parseServeArgs(argv: readonly string[], env: Readonly<Record<str
     allocationCap: allocationCapOf(values['allocation-cap']),
     ...staffPinOf(env[STAFF_PIN_HASH_ENV], values['staff-pin-file']),
     offlineSales: values['offline-sales'],
+    // contract §14: cash (sales and refunds) only while a shift is open
+    requireShift: values['require-shift'],
     logLevel: values['log-level'],
     paymentAnswerDelayMs: wholeNumber('--psp-answer-delay-ms', values['psp-answer-delay-ms'], 600_000),
     printers: printersOf(values.printer),

@@ -83,6 +83,11 @@ export const ERROR_CATALOGUE = {
   GIFT_CARD_CURRENCY_MISMATCH: row('INVALID_REQUEST_ERROR', 400),
   GIFT_CARD_NOT_ACCEPTED: row('INVALID_REQUEST_ERROR', 400),
   GIFT_CARD_ALREADY_USED: row('CONFLICT_ERROR', 409),
+  // shifts and the cash drawer (issue #25, contract §14)
+  SHIFT_ALREADY_OPEN: row('CONFLICT_ERROR', 409),
+  SHIFT_NOT_OPEN: row('CONFLICT_ERROR', 409),
+  SHIFT_CLOSED: row('CONFLICT_ERROR', 409),
+  INSUFFICIENT_CASH: row('CONFLICT_ERROR', 409),
 } as const satisfies Record<string, CatalogueRow>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -39,6 +39,7 @@ import { basketRoutes } from '../legacy-v1/routes/baskets';
 import { migrationGuideRoutes } from '../legacy-v1/routes/migration-guide';
 import { installLegacyHeaders } from '../legacy-v1/http/deprecation';
 import { printingRoutes, type PrintingRoutesOptions } from './routes/printing';
+import { shiftRoutes } from './routes/shifts';
 import { staffSessionRoutes } from './routes/staff-sessions';
 
 export interface AppOptions {
@@ -155,6 +156,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(syncRoutes, { ctx: options.ctx, worker: options.sync });
       await api.register(legacyRoutes, { channels: options.ctx.store.repos.channels, baskets: options.ctx.store.repos.baskets });
       await api.register(printingRoutes, { ctx: options.ctx, ...options.printing });
+      await api.register(shiftRoutes, { ctx: options.ctx });
       await api.register(holdingRoutes, { ctx: options.ctx, allocator: options.allocator ?? (() => undefined) });
       if (options.staffPinHash !== undefined) await api.register(staffSessionRoutes, { keys: options.keys, pinHash: options.staffPinHash, now: options.ctx.now });
     },

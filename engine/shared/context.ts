@@ -28,7 +28,12 @@ export interface EngineContext {
   /** epoch milliseconds; tests and the sync worker may move it */
   readonly now: () => number;
   readonly holdMs: number;
-  readonly newId: (prefix: 'crt' | 'itm' | 'ord' | 'pay' | 'tkt') => string;
+  readonly newId: (prefix: 'crt' | 'itm' | 'ord' | 'pay' | 'tkt' | 'shf' | 'mov') => string;
+  /**
+   * `serve --require-shift` (the desktop box office's `requireShift`): a cash checkout or a cash refund with no
+   * open shift answers 409 SHIFT_NOT_OPEN (contract §14)
+   */
+  readonly requireShift: boolean;
   /**
    * whether orders and cancellations are journalled (contract §14; engine/journal/append.ts). Always true but in
    * the bench, which turns it off through the programmatic API (createContext/startEngine) to measure its cost
@@ -53,6 +58,8 @@ export type Ids = Pick<EngineContext, 'newId'>;
 export type HoldLength = Pick<EngineContext, 'holdMs'>;
 /** whether orders and cancellations also go into the sync outbox */
 export type Syncing = Pick<EngineContext, 'syncing'>;
+/** whether cash needs an open shift (contract §14, --require-shift) */
+export type ShiftRule = Pick<EngineContext, 'requireShift'>;
 /** whether orders and cancellations are journalled (false only in the bench) */
 export type Journalling = Pick<EngineContext, 'journal'>;
 /** waiting for the disk before anything is promised outside */
@@ -83,6 +90,8 @@ export function createContext(
     allocationLapseSeconds?: number;
     /** default: the provider deadline's default (30 s) */
     paymentLeaseMs?: number;
+    /** cash needs an open shift (`--require-shift`); default false */
+    requireShift?: boolean;
     /** bench only: false skips the journal (contract §14) to measure what it costs; default true */
     journal?: boolean;
   },
@@ -101,6 +110,7 @@ export function createContext(
     // time-ordered, so the tables that grow with every sale append instead of scattering (see ids.ts)
     newId: (prefix) => (prefix === 'crt' ? uuidV7() : `${prefix}_${timeOrderedId()}`),
     whenDurable: () => store.whenDurable(),
+    requireShift: options.requireShift ?? false,
     journal: options.journal ?? true,
   };
 }

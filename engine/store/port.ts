@@ -17,6 +17,7 @@ import type { OrderSummaryRepo } from './order-summary-repo';
 import type { OutboxRepo } from './outbox-repo';
 import type { PrintJobRepo } from './print-job-repo';
 import type { PspRepo } from './psp-repo';
+import type { ShiftRepo } from './shift-repo';
 import type { createStaffPinRepo } from './staff-pin-repo';
 import type { StockRepo } from './stock-repo';
 import type { Async } from './port-types';
@@ -52,6 +53,8 @@ export interface Repos {
   readonly outbox: Async<OutboxRepo>;
   readonly printJobs: Async<PrintJobRepo>;
   readonly psp: Async<PspRepo>;
+  /** shifts and the cash drawer (issue #25, contract §14) */
+  readonly shifts: Async<ShiftRepo>;
   readonly staffPins: Async<ReturnType<typeof createStaffPinRepo>>;
   readonly stock: Async<StockRepo>;
 }

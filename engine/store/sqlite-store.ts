@@ -21,6 +21,7 @@ import { createOutboxRepo } from './outbox-repo';
 import type { Async, CatalogImport, Locks, Repos, Store, TransactionOptions, Tx } from './port';
 import { createPrintJobRepo } from './print-job-repo';
 import { createPspRepo } from './psp-repo';
+import { createShiftRepo } from './shift-repo';
 import { createStaffPinRepo } from './staff-pin-repo';
 import { createStockRepo } from './stock-repo';
 import type { CatalogDocument } from '../contract/catalog';
@@ -61,6 +62,7 @@ export function createSqliteStore(db: Db, options: { groupCommit?: boolean; mast
     outbox: createOutboxRepo(db),
     printJobs: createPrintJobRepo(db),
     psp: createPspRepo(db),
+    shifts: createShiftRepo(db),
     staffPins: createStaffPinRepo(db),
     stock: createStockRepo(db),
   };

@@ -53,4 +53,8 @@ export const de: Record<ErrorCode, string> = {
   REQUEST_TIMEOUT: 'Die Anfrage ist nicht rechtzeitig angekommen.',
   IMPORT_REFERENCE_TAKEN: 'Ein anderes Terminal hat bereits eine Bestellung mit dieser Referenz importiert. Bitte diese Bestellung mit dem Personal prüfen.',
   INVALID_STAFF_PIN: 'Falsche Mitarbeiter-PIN.',
+  SHIFT_ALREADY_OPEN: 'An dieser Kasse ist bereits eine Schicht geöffnet. Bitte zuerst diese abschließen.',
+  SHIFT_NOT_OPEN: 'Keine Schicht geöffnet: Bitte zuerst die Kassenlade mit dem Wechselgeld öffnen, bevor Bargeld angenommen oder ausgezahlt wird.',
+  SHIFT_CLOSED: 'Diese Schicht ist abgeschlossen; ihr Z-Bericht ändert sich nicht mehr.',
+  INSUFFICIENT_CASH: 'Eine Entnahme kann nicht höher sein als das Bargeld, das jetzt in der Kassenlade sein sollte.',
 };

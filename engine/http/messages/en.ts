@@ -53,4 +53,8 @@ export const en: Record<ErrorCode, string> = {
   REQUEST_TIMEOUT: 'The request did not arrive in time.',
   IMPORT_REFERENCE_TAKEN: 'Another terminal already imported an order with this reference. Check this order with staff.',
   INVALID_STAFF_PIN: 'Wrong staff PIN.',
+  SHIFT_ALREADY_OPEN: 'A shift is already open on this till. Close it before opening another.',
+  SHIFT_NOT_OPEN: 'No shift is open: open the drawer with its float before taking or giving back cash.',
+  SHIFT_CLOSED: 'This shift is closed; its Z report no longer changes.',
+  INSUFFICIENT_CASH: 'A pay-out cannot be larger than the cash the drawer should hold now.',
 };

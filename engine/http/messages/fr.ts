@@ -53,4 +53,8 @@ export const fr: Record<ErrorCode, string> = {
   REQUEST_TIMEOUT: 'La requête n’est pas arrivée à temps.',
   IMPORT_REFERENCE_TAKEN: 'Un autre terminal a déjà importé une commande avec cette référence. Vérifiez cette commande avec le personnel.',
   INVALID_STAFF_PIN: 'Code PIN du personnel erroné.',
+  SHIFT_ALREADY_OPEN: 'Une session est déjà ouverte sur cette caisse. Clôturez-la avant d’en ouvrir une autre.',
+  SHIFT_NOT_OPEN: 'Aucune session n’est ouverte : ouvrez le tiroir avec son fonds de caisse avant d’encaisser ou de rendre des espèces.',
+  SHIFT_CLOSED: 'Cette session est clôturée ; son rapport Z ne change plus.',
+  INSUFFICIENT_CASH: 'Un retrait ne peut pas dépasser les espèces que le tiroir devrait contenir maintenant.',
 };

@@ -15,6 +15,11 @@ export interface UiConfig {
   testTokens: readonly string[];
   /** POST /api/v3/staff-sessions is there: the box office asks for the staff PIN */
   staffSignIn: boolean;
+  /**
+   * `--require-shift` (contract §14): cash needs an open shift here, so the box office asks for the opening float
+   * before the first cash sale (the engine refuses it otherwise: 409 SHIFT_NOT_OPEN)
+   */
+  requireShift: boolean;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);

@@ -26,6 +26,7 @@ import { createPgOutboxRepo } from './outbox-repo';
 import { createPgPrintJobRepo } from './print-job-repo';
 import { createPgPspRepo } from './psp-repo';
 import type { Queryable } from './queryable';
+import { createPgShiftRepo } from './shift-repo';
 import { createPgStaffPinRepo } from './staff-pin-repo';
 import { createPgStockRepo } from './stock-repo';
 
@@ -67,6 +68,7 @@ export async function createPostgresStore(url: string, options: PostgresOptions 
     outbox: createPgOutboxRepo(q),
     printJobs: createPgPrintJobRepo(q),
     psp: createPgPspRepo(q),
+    shifts: createPgShiftRepo(q),
     staffPins: createPgStaffPinRepo(q),
     stock: createPgStockRepo(q),
   });

@@ -630,6 +630,121 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v3/shifts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This engine's shifts, newest first */
+        get: operations["listShifts"];
+        put?: never;
+        /**
+         * Open this engine's shift with its opening float (one open shift per engine: a second is 409 SHIFT_ALREADY_OPEN)
+         * @description Money is in the base currency of the engine's location (its first location's first currency). Journalled as `shiftOpened`.
+         */
+        post: operations["openShift"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/shifts/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The open shift (404 RESOURCE_NOT_FOUND when none is open) */
+        get: operations["getCurrentShift"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/shifts/{shiftId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One shift, open or closed */
+        get: operations["getShift"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/shifts/{shiftId}/cash-movements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A pay-in or pay-out of the drawer, with its reason
+         * @description A pay-out above the cash expected in the drawer answers 409 INSUFFICIENT_CASH (`details.expected`); a closed shift 409 SHIFT_CLOSED. Journalled as `payIn` / `payOut`.
+         */
+        post: operations["addCashMovement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/shifts/{shiftId}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The shift's report: X (open, figures so far) or Z (closed, frozen at the close)
+         * @description Money in the base currency; a sale in another currency counts at the amount it was paid in, listed per currency in `byMethod` (and not in `cash`). `orders`, `byMethod` and `byEvent` count the sales made in the shift; `cancellations` the refunds made in it, whichever shift sold the order. cash.expected = openingFloat + sales − refunds + payIns − payOuts.
+         */
+        get: operations["getShiftReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/shifts/{shiftId}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close the shift with the counted cash: Z number, expected, counted, difference; its report is frozen
+         * @description Closing again answers 409 SHIFT_CLOSED. Journalled as `shiftClosed`, the Z report inside.
+         */
+        post: operations["closeShift"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v3/sync/holdings": {
         parameters: {
             query?: never;
@@ -5301,6 +5416,797 @@ export interface operations {
             };
             /** @description Default Response */
             "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listShifts: {
+        parameters: {
+            query?: {
+                /** @description 1–200, default 50 */
+                limit?: string;
+                /** @description the `nextCursor` of the page before */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** @description 1, 2, 3 … per engine, at open */
+                            number: number;
+                            status: "open" | "closed";
+                            /** Format: date-time */
+                            openedAt: string;
+                            openingFloat: {
+                                /** @description minor units of the currency */
+                                amount: number;
+                                /** @description ISO 4217 code, three upper-case letters */
+                                currency: string;
+                            };
+                            staff?: string;
+                            /** Format: date-time */
+                            closedAt?: string;
+                            /** @description closed: the Z report's number, 1, 2, 3 … per engine without gaps */
+                            zNumber?: number;
+                            /** @description closed: the cash the drawer should have held (the report's cash.expected) */
+                            expected?: {
+                                /** @description minor units of the currency */
+                                amount: number;
+                                /** @description ISO 4217 code, three upper-case letters */
+                                currency: string;
+                            };
+                            counted?: {
+                                /** @description minor units of the currency */
+                                amount: number;
+                                /** @description ISO 4217 code, three upper-case letters */
+                                currency: string;
+                            };
+                            /** @description closed: counted − expected (negative: cash missing) */
+                            difference?: {
+                                /** @description minor units of the currency */
+                                amount: number;
+                                /** @description ISO 4217 code, three upper-case letters */
+                                currency: string;
+                            };
+                            note?: string;
+                        }[];
+                        nextCursor?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    openShift: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the cash in the drawer at the start, in the base currency (another currency: 400 INVALID_FIELD_VALUE) */
+                    openingFloat: {
+                        amount: number;
+                        /** @description ISO 4217 code, three upper-case letters */
+                        currency: string;
+                    };
+                    /** @description who opened the shift (free text: a name or an initial) */
+                    staff?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** @description 1, 2, 3 … per engine, at open */
+                            number: number;
+                            status: "open" | "closed";
+                            /** Format: date-time */
+                            openedAt: string;
+                            openingFloat: {
+                                /** @description minor units of the currency */
+                                amount: number;
+                                /** @description ISO 4217 code, three upper-case letters */
+                                currency: string;
+                            };
+                            staff?: string;
+                            /** Format: date-time */
+                            closedAt?: string;
+                            /** @description closed: the Z report's number, 1, 2, 3 … per engine without gaps */
+                            zNumber?: number;
+                            /** @description closed: the cash the drawer should have held (the report's cash.expected) */
+                            expected?: {
+                                /** @description minor units of the currency */
+                                amount: number;
+                                /** @description ISO 4217 code, three upper-case letters */
+                                currency: string;
+                            };
+                            counted?: {
+                                /** @description minor units of the currency */
+                                amount: number;
+                                /** @description ISO 4217 code, three upper-case letters */
+                                currency: string;
+                            };
+                            /** @description closed: counted − expected (negative: cash missing) */
+                            difference?: {
+                                /** @description minor units of the currency */
+                                amount: number;
+                                /** @description ISO 4217 code, three upper-case letters */
+                                currency: string;
+                            };
+                            note?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getCurrentShift: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** @description 1, 2, 3 … per engine, at open */
+                            number: number;
+                            status: "open" | "closed";
+                            /** Format: date-time */
+                            openedAt: string;
+                            openingFloat: {
+                                /** @description minor units of the currency */
+                                amount: number;
+                                /** @description ISO 4217 code, three upper-case letters */
+                                currency: string;
+                            };
+                            staff?: string;
+                            /** Format: date-time */
+                            closedAt?: string;
+                            /** @description closed: the Z report's number, 1, 2, 3 … per engine without gaps */
+                            zNumber?: number;
+                            /** @description closed: the cash the drawer should have held (the report's cash.expected) */
+                            expected?: {
+                                /** @description minor units of the currency */
+                                amount: number;
+                                /** @description ISO 4217 code, three upper-case letters */
+                                currency: string;
+                            };
+                            counted?: {
+                                /** @description minor units of the currency */
+                                amount: number;
+                                /** @description ISO 4217 code, three upper-case letters */
+                                currency: string;
+                            };
+                            /** @description closed: counted − expected (negative: cash missing) */
+                            difference?: {
+                                /** @description minor units of the currency */
+                                amount: number;
+                                /** @description ISO 4217 code, three upper-case letters */
+                                currency: string;
+                            };
+                            note?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getShift: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                shiftId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** @description 1, 2, 3 … per engine, at open */
+                            number: number;
+                            status: "open" | "closed";
+                            /** Format: date-time */
+                            openedAt: string;
+                            openingFloat: {
+                                /** @description minor units of the currency */
+                                amount: number;
+                                /** @description ISO 4217 code, three upper-case letters */
+                                currency: string;
+                            };
+                            staff?: string;
+                            /** Format: date-time */
+                            closedAt?: string;
+                            /** @description closed: the Z report's number, 1, 2, 3 … per engine without gaps */
+                            zNumber?: number;
+                            /** @description closed: the cash the drawer should have held (the report's cash.expected) */
+                            expected?: {
+                                /** @description minor units of the currency */
+                                amount: number;
+                                /** @description ISO 4217 code, three upper-case letters */
+                                currency: string;
+                            };
+                            counted?: {
+                                /** @description minor units of the currency */
+                                amount: number;
+                                /** @description ISO 4217 code, three upper-case letters */
+                                currency: string;
+                            };
+                            /** @description closed: counted − expected (negative: cash missing) */
+                            difference?: {
+                                /** @description minor units of the currency */
+                                amount: number;
+                                /** @description ISO 4217 code, three upper-case letters */
+                                currency: string;
+                            };
+                            note?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    addCashMovement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                shiftId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    kind: "payIn" | "payOut";
+                    /** @description in the base currency; a pay-out above the cash expected in the drawer: 409 INSUFFICIENT_CASH (details.expected) */
+                    amount: {
+                        /** @description minor units, more than 0 */
+                        amount: number;
+                        /** @description ISO 4217 code, three upper-case letters */
+                        currency: string;
+                    };
+                    /** @description why the cash went in or out (shown in the report and the export) */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            shiftId: string;
+                            kind: "payIn" | "payOut";
+                            amount: {
+                                /** @description minor units of the currency */
+                                amount: number;
+                                /** @description ISO 4217 code, three upper-case letters */
+                                currency: string;
+                            };
+                            reason: string;
+                            /** Format: date-time */
+                            at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getShiftReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                shiftId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description X: the shift is open, figures so far; Z: closed, frozen at the close */
+                            kind: "X" | "Z";
+                            shift: {
+                                id: string;
+                                /** @description 1, 2, 3 … per engine, at open */
+                                number: number;
+                                status: "open" | "closed";
+                                /** Format: date-time */
+                                openedAt: string;
+                                openingFloat: {
+                                    /** @description minor units of the currency */
+                                    amount: number;
+                                    /** @description ISO 4217 code, three upper-case letters */
+                                    currency: string;
+                                };
+                                staff?: string;
+                                /** Format: date-time */
+                                closedAt?: string;
+                                /** @description closed: the Z report's number, 1, 2, 3 … per engine without gaps */
+                                zNumber?: number;
+                                /** @description closed: the cash the drawer should have held (the report's cash.expected) */
+                                expected?: {
+                                    /** @description minor units of the currency */
+                                    amount: number;
+                                    /** @description ISO 4217 code, three upper-case letters */
+                                    currency: string;
+                                };
+                                counted?: {
+                                    /** @description minor units of the currency */
+                                    amount: number;
+                                    /** @description ISO 4217 code, three upper-case letters */
+                                    currency: string;
+                                };
+                                /** @description closed: counted − expected (negative: cash missing) */
+                                difference?: {
+                                    /** @description minor units of the currency */
+                                    amount: number;
+                                    /** @description ISO 4217 code, three upper-case letters */
+                                    currency: string;
+                                };
+                                note?: string;
+                            };
+                            /** @description the sales made in the shift (gross), in the base currency */
+                            orders: {
+                                count: number;
+                                total: {
+                                    /** @description minor units of the currency */
+                                    amount: number;
+                                    /** @description ISO 4217 code, three upper-case letters */
+                                    currency: string;
+                                };
+                            };
+                            /** @description the cancellations made in the shift, whichever shift sold the order */
+                            cancellations: {
+                                count: number;
+                                total: {
+                                    /** @description minor units of the currency */
+                                    amount: number;
+                                    /** @description ISO 4217 code, three upper-case letters */
+                                    currency: string;
+                                };
+                            };
+                            /** @description per payment method and currency: orders it paid and the sum it took; base-currency rows first */
+                            byMethod: {
+                                method: string;
+                                /** @description ISO 4217 code, three upper-case letters */
+                                currency: string;
+                                count: number;
+                                total: {
+                                    /** @description minor units of the currency */
+                                    amount: number;
+                                    /** @description ISO 4217 code, three upper-case letters */
+                                    currency: string;
+                                };
+                            }[];
+                            /** @description per event: tickets sold and their sum (base currency) */
+                            byEvent: {
+                                eventId: string;
+                                name: string;
+                                tickets: number;
+                                total: {
+                                    /** @description minor units of the currency */
+                                    amount: number;
+                                    /** @description ISO 4217 code, three upper-case letters */
+                                    currency: string;
+                                };
+                            }[];
+                            /** @description the drawer, base currency only: expected = openingFloat + sales − refunds + payIns − payOuts (cash in another currency is in byMethod only) */
+                            cash: {
+                                openingFloat: {
+                                    /** @description minor units of the currency */
+                                    amount: number;
+                                    /** @description ISO 4217 code, three upper-case letters */
+                                    currency: string;
+                                };
+                                sales: {
+                                    /** @description minor units of the currency */
+                                    amount: number;
+                                    /** @description ISO 4217 code, three upper-case letters */
+                                    currency: string;
+                                };
+                                refunds: {
+                                    /** @description minor units of the currency */
+                                    amount: number;
+                                    /** @description ISO 4217 code, three upper-case letters */
+                                    currency: string;
+                                };
+                                payIns: {
+                                    /** @description minor units of the currency */
+                                    amount: number;
+                                    /** @description ISO 4217 code, three upper-case letters */
+                                    currency: string;
+                                };
+                                payOuts: {
+                                    /** @description minor units of the currency */
+                                    amount: number;
+                                    /** @description ISO 4217 code, three upper-case letters */
+                                    currency: string;
+                                };
+                                expected: {
+                                    /** @description minor units of the currency */
+                                    amount: number;
+                                    /** @description ISO 4217 code, three upper-case letters */
+                                    currency: string;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    closeShift: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                shiftId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the cash counted in the drawer, in the base currency */
+                    counted: {
+                        amount: number;
+                        /** @description ISO 4217 code, three upper-case letters */
+                        currency: string;
+                    };
+                    /** @description why the count differs, or anything staff want on the Z report */
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** @description 1, 2, 3 … per engine, at open */
+                            number: number;
+                            status: "open" | "closed";
+                            /** Format: date-time */
+                            openedAt: string;
+                            openingFloat: {
+                                /** @description minor units of the currency */
+                                amount: number;
+                                /** @description ISO 4217 code, three upper-case letters */
+                                currency: string;
+                            };
+                            staff?: string;
+                            /** Format: date-time */
+                            closedAt?: string;
+                            /** @description closed: the Z report's number, 1, 2, 3 … per engine without gaps */
+                            zNumber?: number;
+                            /** @description closed: the cash the drawer should have held (the report's cash.expected) */
+                            expected?: {
+                                /** @description minor units of the currency */
+                                amount: number;
+                                /** @description ISO 4217 code, three upper-case letters */
+                                currency: string;
+                            };
+                            counted?: {
+                                /** @description minor units of the currency */
+                                amount: number;
+                                /** @description ISO 4217 code, three upper-case letters */
+                                currency: string;
+                            };
+                            /** @description closed: counted − expected (negative: cash missing) */
+                            difference?: {
+                                /** @description minor units of the currency */
+                                amount: number;
+                                /** @description ISO 4217 code, three upper-case letters */
+                                currency: string;
+                            };
+                            note?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
                 headers: {
                     [name: string]: unknown;
                 };
