@@ -5,6 +5,7 @@ import { CONCERT, VOUCHER } from './catalog';
 import type { JournalReport, JournalRow } from './journal-report';
 import type { LoadResult, Target } from './report';
 import { concertCatalog } from './terminal-sale';
+import { startCpuSplit } from './cpu-split';
 import { countSince, cpuMs, createKeys } from './terminal-probes';
 
 /**
@@ -68,17 +69,20 @@ export async function journalCost<S extends Running>(bench: JournalBench<S>, roo
         const shift = await openShift(server.url, key);
         bench.say(`9. whole sale, journal ${on ? 'on' : 'off'}, pair ${pair + 1} (shift: ${shift}) …`);
         const before = { orders: orders(runDir), entries: orderEntries(runDir), cpu: cpuMs(server.pid) };
+        // the machine's busy time beside this engine's: other work on a shared machine (the load generator's included)
+        const split = startCpuSplit({ engines: [server.pid], loadPid: () => undefined });
         const { result, peakRssMb, stealPct } = await bench.load(server, { key, concert: CONCERT, voucher: VOUCHER, scenario: 'sale' });
+        const machine = split.stop();
         const cpu = cpuMs(server.pid) - before.cpu;
         const made = orders(runDir) - before.orders;
         const row: JournalRow = {
           journal: on, pair, rps: result.rps, p50: result.latency.p50, p99: result.latency.p99, checkoutP50: result.steps.checkout?.p50 ?? Number.NaN,
           errors: result.non2xx + result.socketErrors + result.timeouts, orders: made, orderEntries: orderEntries(runDir) - before.entries,
-          cpuMsPerSale: cpu / Math.max(1, made), peakRssMb, stealPct, shift, load: result,
+          cpuMsPerSale: cpu / Math.max(1, made), peakRssMb, stealPct, otherCores: (machine.machineBusyMs - machine.engineMs) / machine.wallMs, shift, load: result,
         };
         rows.push(row);
         bench.say(`  ${row.rps.toFixed(0)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, errors ${row.errors}, CPU ${row.cpuMsPerSale.toFixed(2)} ms per sale, ` +
-          `${row.orders} orders, ${row.orderEntries} journal entries, CPU steal ${stealPct.toFixed(0)} %`);
+          `${row.orders} orders, ${row.orderEntries} journal entries, other work ${row.otherCores.toFixed(2)} cores, CPU steal ${stealPct.toFixed(0)} %`);
         if (on && pair >= pairs - 2) verify = await verifyJournal(server.url, key);
       } finally {
         await bench.stop(server);

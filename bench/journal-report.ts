@@ -8,6 +8,8 @@ export interface JournalRow {
   /** orders made during the run (warm-up included) and the journal's `order` entries written meanwhile */
   orders: number; orderEntries: number;
   cpuMsPerSale: number; peakRssMb: number; stealPct: number;
+  /** cores the rest of the machine kept busy meanwhile (the load generator ~0.2–0.3 of them; more: other work) */
+  otherCores: number;
   /** the shift opened before the load, or why none was (the shifts API is not in this build) */
   shift: string;
   load: LoadResult;
@@ -26,9 +28,9 @@ export interface JournalReport {
 
 /** Scenario 9's runs and summary, as Markdown. */
 export function journalTable(j: JournalReport): string {
-  const head = ['run', 'req/s', 'p50 ms', 'p99 ms', 'checkout p50 ms', 'errors', 'orders', 'journal entries', 'CPU ms per sale', 'peak RSS MB', 'CPU steal'];
+  const head = ['run', 'req/s', 'p50 ms', 'p99 ms', 'checkout p50 ms', 'errors', 'orders', 'journal entries', 'CPU ms per sale', 'other work, cores', 'peak RSS MB', 'CPU steal'];
   const rows = j.rows.map((r) => [`journal ${r.journal ? 'on' : 'off'}, pair ${r.pair + 1}`, int(r.rps), fmt(r.p50, 2), fmt(r.p99, 2), fmt(r.checkoutP50, 2), String(r.errors),
-    int(r.orders), Number.isFinite(r.orderEntries) ? int(r.orderEntries) : '–', fmt(r.cpuMsPerSale, 2), fmt(r.peakRssMb, 0), `${fmt(r.stealPct, 0)} %`]);
+    int(r.orders), Number.isFinite(r.orderEntries) ? int(r.orderEntries) : '–', fmt(r.cpuMsPerSale, 2), fmt(r.otherCores, 2), fmt(r.peakRssMb, 0), `${fmt(r.stealPct, 0)} %`]);
   const pct = (x: number) => `${fmt(100 * x, 1)} %`;
   const shifts = [...new Set(j.rows.map((r) => (r.shift.startsWith('none') ? r.shift : 'a shift open')))].join('; ');
   const lines = [
