@@ -207,7 +207,7 @@ async function main(): Promise<void> {
   if (variants.length < 1) throw new Error('at least one --variant NAME=ROOT');
   const catalogFile = join(work, 'catalog.json');
   writeFileSync(catalogFile, JSON.stringify(benchCatalog()));
-  mkdirSync(join(ROOT, 'bench', 'results', 'profiles'), { recursive: true });
+  if (opts['cpu-prof']) mkdirSync(join(ROOT, 'bench', 'results', 'profiles'), { recursive: true });
   for (const variant of variants) await prepare(variant, catalogFile);
   const runs: Run[] = [];
   for (let round = 0; round < Number(opts.rounds); round += 1) {
