@@ -3,6 +3,7 @@
  * throughput and p99 per scenario.
  */
 import { hubTable, type HubReport } from './hub-report';
+import { journalTable, type JournalReport } from './journal-report';
 import { fmt, int, pad, pct } from './table-format';
 
 export type { HubReport, HubRow, HubSummary } from './hub-report';
@@ -85,6 +86,8 @@ export interface BenchReport {
   terminal?: TerminalReport;
   /** scenario 8 (issue #23): the hub on PostgreSQL with one and two engine processes, beside SQLite */
   hub?: HubReport;
+  /** scenario 9 (issue #25): the whole sale with the journal and without */
+  journal?: JournalReport;
   targets: Target[];
 }
 
@@ -154,6 +157,7 @@ export function table(report: BenchReport): string {
   }
   if (report.terminal) out.push('', terminalTable(report.terminal));
   if (report.hub) out.push('', hubTable(report.hub));
+  if (report.journal) out.push('', journalTable(report.journal));
   out.push('', '### Targets', '', targetsTable(report.targets));
   out.push('', `Machine: ${report.machine.cpus} × ${report.machine.cpuModel}, ${fmt(report.machine.memoryGb, 0)} GB, Node ${report.machine.node}; ` +
     `load average before ${report.machine.loadAverageBefore.map((x) => x.toFixed(2)).join(' ')}, after ${report.machine.loadAverageAfter.map((x) => x.toFixed(2)).join(' ')}; ` +

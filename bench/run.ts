@@ -13,6 +13,8 @@ import { ENGINE_PROCESS_FLAGS } from '../engine/cli/v8-flags';
 import { terminalSale } from './terminal-sale';
 import { hubOnPostgres, hubTargets } from './pg-hub';
 import { hubTable } from './hub-report';
+import { journalCost } from './journal-cost';
+import { journalTable } from './journal-report';
 
 /**
  * `npm run bench`: builds and starts the real engine as `npm run serve` does (the esbuild bundle, fresh database, rate limit off) and a minimal Fastify +
@@ -23,7 +25,8 @@ import { hubTable } from './hub-report';
  * default 1,000,000), --cpu-prof (profiles of the engine into bench/results/profiles/), --keep (keep the data
  * dirs), --sync-orders N (the sync backlog scenario's waiting orders, default 2,000), --sync-only (run just that),
  * --terminal-connections N (scenario 7's connections, default 1), --terminal-only (run just scenario 7),
- * --pg-rounds N (scenario 8's rounds, default 2), --pg-only (run just scenario 8, the hub on PostgreSQL).
+ * --pg-rounds N (scenario 8's rounds, default 2), --pg-only (run just scenario 8, the hub on PostgreSQL),
+ * --journal-pairs N (scenario 9's pairs of runs with and without the journal, default 3), --journal-only (run just scenario 9).
  */
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -41,6 +44,8 @@ const { values: opts } = parseArgs({
     'terminal-only': { type: 'boolean', default: false },
     'pg-rounds': { type: 'string', default: '2' },
     'pg-only': { type: 'boolean', default: false },
+    'journal-pairs': { type: 'string', default: '3' },
+    'journal-only': { type: 'boolean', default: false },
   },
 });
 const WARMUP = Number(opts.warmup);
@@ -147,9 +152,11 @@ function rssMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 
 /** The engine as `npm run serve` runs it: the esbuild bundle (built by main() first), not tsx, with its V8 flags. */
 const BUNDLE = join(ROOT, 'dist', 'engine', 'serve.mjs');
-const engineArgs = (extra: readonly string[] = [], data = dataDir) => [
+const engineArgs = (extra: readonly string[] = [], data = dataDir) => scriptArgs(BUNDLE, [], data, extra);
+/** The same for another bundled entry of the engine (scenario 9's bench/journal-serve.ts), `first` before serve's options. */
+const scriptArgs = (script: string, first: readonly string[], data: string, extra: readonly string[]) => [
   ...(opts['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${join(RESULTS, 'profiles')}`] : []),
-  ...ENGINE_PROCESS_FLAGS, '--enable-source-maps', BUNDLE,
+  ...ENGINE_PROCESS_FLAGS, '--enable-source-maps', script, ...first,
   '--port', '0', '--data', data, '--rate-limit', '0', '--no-demo', '--hold-seconds', '3600', '--log-level', 'warn', ...extra,
 ];
 
@@ -296,6 +303,23 @@ function hub() {
   return hubOnPostgres({ start: startServer, stop: stopServer, engineArgs: (dir, extra) => engineArgs(extra, dir), loadGenerator, say }, work, { rounds: Number(opts['pg-rounds']) });
 }
 
+/** Scenario 9, "what journalling costs" (issue #25): the whole sale with the journal and without, alternated (bench/journal-cost.ts). */
+function journal() {
+  return journalCost({ start: startServer, stop: stopServer, load, scriptArgs, say }, ROOT, work, { pairs: Number(opts['journal-pairs']) });
+}
+
+/** `--journal-only`: scenario 9 alone; its table and target on stdout, its JSON as bench/results/journal-<time>.json. */
+async function journalOnly(): Promise<void> {
+  await buildBundle();
+  const { report, target } = await journal();
+  const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
+  const machine = { loadAverageBefore: loadBefore, loadAverageAfter: loadavg(), stealPct: stealSince(stealBefore) };
+  writeFileSync(join(RESULTS, `journal-${stamp}.json`), `${JSON.stringify({ startedAt: startedAt.toISOString(), machine, ...report, targets: [target] }, null, 2)}\n`);
+  process.stdout.write(`${journalTable(report)}\n\n${targetsTable([target])}\n\nload average before ${loadBefore.map((x) => x.toFixed(2)).join(' ')}, ` +
+    `after ${loadavg().map((x) => x.toFixed(2)).join(' ')}; CPU steal ${machine.stealPct.toFixed(1)} %; ${((performance.now() - t0) / 1000).toFixed(0)} s\n` +
+    `Results: bench/results/journal-${stamp}.json\n`);
+}
+
 /** `--pg-only`: scenario 8 alone; its tables on stdout, its JSON (and chart) as bench/results/pg-<time>.json|svg. */
 async function pgOnly(): Promise<void> {
   await buildBundle();
@@ -319,6 +343,7 @@ async function pgOnly(): Promise<void> {
 async function main(): Promise<void> {
   mkdirSync(RESULTS, { recursive: true });
   if (opts['pg-only']) return pgOnly();
+  if (opts['journal-only']) return journalOnly();
   if (opts['terminal-only']) {
     await buildBundle();
     const { report, targets } = await terminal();
@@ -419,12 +444,14 @@ async function main(): Promise<void> {
   const drained = await backlog();
   const sale = await terminal();
   const pgHub = await hub();
+  const journalled = await journal();
 
   ratios();
   const report = finish(proof, flash, growth);
-  report.targets.push(drained, ...sale.targets, ...hubTargets(pgHub));
+  report.targets.push(drained, ...sale.targets, ...hubTargets(pgHub), journalled.target);
   report.terminal = sale.report;
   report.hub = pgHub;
+  report.journal = journalled.report;
   const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
   writeFileSync(join(RESULTS, `bench-${stamp}.json`), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(join(RESULTS, `bench-${stamp}.svg`), chart(report));

@@ -5,7 +5,7 @@ import type { GiftCardEntryRow } from '../store/gift-card-repo';
 import type { GiftCardRow, OrderEventRow, OrderRow, TicketPlaceRow } from '../store/order-repo';
 import type { Repos } from '../store/port';
 import { groupBy } from '../shared/group-by';
-import { paymentView } from '../checkout/payments/lifecycle';
+import { paymentView, usesGiftCardLedger } from '../checkout/payments/lifecycle';
 
 export interface OrderLines {
   items: Cart['items'];
@@ -62,7 +62,7 @@ export function orderView(
 
 /**
  * Views of several orders with their payment attempts, tickets, gift cards, shows and gift-card payment parts
- * fetched in five queries, not five per order.
+ * fetched in five queries (four when no attempt among them has gift-card parts), not five per order.
  */
 export async function orderViews(repos: Pick<Repos, 'orders' | 'checkout' | 'giftCards'>, rows: readonly OrderRow[]): Promise<Order[]> {
   const ids = rows.map((row) => row.id);
@@ -70,7 +70,11 @@ export async function orderViews(repos: Pick<Repos, 'orders' | 'checkout' | 'gif
   const tickets = groupBy(await repos.orders.tickets(ids), (ticket) => ticket.orderId);
   const cards = groupBy(await repos.orders.giftCards(ids), (card) => card.orderId);
   const events = new Map((await repos.orders.events(ids)).map((event) => [event.orderId, event]));
-  // the gift-card parts of their payments (issue #24), from the ledger
-  const parts = groupBy(await repos.giftCards.ofOrders(ids), (entry) => entry.orderId ?? '');
+  // the gift-card parts of their payments (issue #24), from the ledger: only orders whose attempt has any there
+  const paidByCard = rows.filter((row) => {
+    const attempt = attempts.get(row.id);
+    return attempt !== undefined && usesGiftCardLedger(attempt);
+  }).map((row) => row.id);
+  const parts = groupBy(paidByCard.length === 0 ? [] : await repos.giftCards.ofOrders(paidByCard), (entry) => entry.orderId ?? '');
   return rows.map((row) => orderView(row, attempts.get(row.id), tickets.get(row.id) ?? [], cards.get(row.id) ?? [], events.get(row.id), parts.get(row.id) ?? []));
 }

@@ -150,17 +150,30 @@ function holderOf(attempt: AttemptRow): string {
 }
 
 /**
+ * Whether the attempt has parts in this engine's gift-card ledger: its own holds (the request's `giftCards`, held by
+ * openAttempt) or, an imported terminal order at a hub, the terminal's hold reference (`giftCardHold`). Parts a
+ * terminal held at its hub (`hub`) are the hub's, not in this ledger. An attempt without either has no entries: the
+ * ledger is not read for it (a card sale's settlement and answer skip three look-ups).
+ */
+export function usesGiftCardLedger(attempt: AttemptRow): boolean {
+  const payment = JSON.parse(attempt.request) as StoredPayment;
+  return (payment.giftCards?.length ?? 0) > 0 || payment.giftCardHold !== undefined;
+}
+
+/**
  * The cards an attempt holds, and those its order paid with or issued: locked right after the attempt, before any
  * inventory or voucher row (the documented lock order). Settlement and cancellation call it first.
  */
 export async function lockAttemptGiftCards(tx: Tx, attempt: AttemptRow | undefined, orderId?: string): Promise<void> {
-  await lockCardsOf(tx, { ...(attempt !== undefined && { holder: holderOf(attempt) }), ...(orderId !== undefined && { orderId }) });
+  const holder = attempt !== undefined && usesGiftCardLedger(attempt) ? holderOf(attempt) : undefined;
+  if (holder === undefined && orderId === undefined) return;
+  await lockCardsOf(tx, { ...(holder !== undefined && { holder }), ...(orderId !== undefined && { orderId }) });
 }
 
 /** The charge became order `orderId`: the gift-card holds become its redemptions. */
 export async function captureAttempt(tx: Tx, attempt: AttemptRow, orderId: string, now: number): Promise<void> {
   await tx.checkout.move(attempt.id, { type: 'captured' }, orderId);
-  await settleHolds(tx, holderOf(attempt), orderId, now);
+  if (usesGiftCardLedger(attempt)) await settleHolds(tx, holderOf(attempt), orderId, now);
 }
 
 /** Nothing was charged (or it was refused): the attempt ends with `outcome`, its gift-card holds are dropped. */
