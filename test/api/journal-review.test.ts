@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALLOC, allocationCatalog } from '../fixtures/allocation-catalog';
 import { startTestEngine, type TestEngine } from '../helpers/engine';
-import { journalEntries } from '../helpers/journal';
+import { canonical, journalEntries, ZERO_HASH } from '../helpers/journal';
+import { createHash } from 'node:crypto';
 import type { Order } from '../helpers/orders';
 import { catalogFile, SYNC_SCOPES } from '../sync/harness';
 
@@ -36,5 +37,33 @@ describe('a terminal cancels an order it imported, under its replaced key', () =
     const id = answer.body.data.results[0]?.order?.id ?? '';
     expect((await hub.request('POST', `/orders/${id}/cancel`, { key: after })).status).toBe(200);
     expect((await journalEntries(hub)).filter((entry) => entry.ref === id)).toEqual([]);
+  });
+});
+
+/** A terminal's first journal entry, a shift opened: hashed here (contract §14), not by the engine. */
+function shiftOpened(shiftId: string) {
+  const unhashed = { seq: 1, at: '2027-06-01T18:00:00.000Z', kind: 'shiftOpened', ref: shiftId, amount: { amount: 10_000, currency: 'EUR' }, data: { shiftId, number: 1, staff: 'Bo' }, prevHash: ZERO_HASH };
+  return { ...unhashed, hash: createHash('sha256').update(unhashed.prevHash + canonical(unhashed)).digest('hex') };
+}
+
+describe("a terminal's key at its hub reads no other terminal's shifts", () => {
+  it('?terminal=all and ?terminal=<another> list only its own; orders:any (the box office) and admin see all', async () => {
+    const tillA = await hub.createKey([...SYNC_SCOPES, 'orders:read'], { owner: 'till-a' });
+    const tillB = await hub.createKey([...SYNC_SCOPES, 'orders:read'], { owner: 'till-b' });
+    for (const [key, shiftId] of [[tillA, 'shf_a'], [tillB, 'shf_b']] as const) {
+      const stored = await hub.request('POST', '/hub/journal', { key, body: { entries: [shiftOpened(shiftId)] } });
+      expect(stored.status, JSON.stringify(stored.body)).toBe(200);
+    }
+    const ids = async (query: string, key?: string) => {
+      const answer = await hub.request<{ data: { id: string }[] }>('GET', `/shifts?terminal=${query}`, key === undefined ? {} : { key });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      return answer.body.data.map((shift) => shift.id).sort();
+    };
+    expect(await ids('all', tillA)).toEqual(['shf_a']);
+    expect(await ids('till-b', tillA)).toEqual([]);
+    expect(await ids('till-a', tillA)).toEqual(['shf_a']);
+    expect(await ids('all')).toEqual(['shf_a', 'shf_b']);
+    const boxOffice = await hub.createKey(['orders:read', 'orders:any']);
+    expect(await ids('till-b', boxOffice)).toEqual(['shf_b']);
   });
 });
