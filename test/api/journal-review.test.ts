@@ -67,3 +67,13 @@ describe("a terminal's key at its hub reads no other terminal's shifts", () => {
     expect(await ids('till-b', boxOffice)).toEqual(['shf_b']);
   });
 });
+
+describe('odd input at the hub', () => {
+  it("a terminal's entry whose data holds a number JSON cannot hold (1e400) is a 400, not a 5xx", async () => {
+    const till = await hub.createKey(SYNC_SCOPES, { owner: 'till-odd' });
+    const entry = shiftOpened('shf_odd');
+    const rawBody = JSON.stringify({ entries: [{ ...entry, data: { ...entry.data, staff: 0 } }] }).replace('"staff":0', '"staff":1e400');
+    const answer = await hub.request<{ error?: { code: string } }>('POST', '/hub/journal', { key: till, rawBody });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(400);
+  });
+});
