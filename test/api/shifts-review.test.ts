@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCart, giftCard } from '../helpers/cart-assertions';
+import { demoCatalog } from '../../engine/catalog/demo';
+import { concert, createCart, giftCard, type Cart } from '../helpers/cart-assertions';
 import { startTestEngine, type TestEngine } from '../helpers/engine';
 import { journalEntries } from '../helpers/journal';
 import { cash, checkout, eur } from '../helpers/orders';
@@ -37,4 +38,35 @@ describe('--require-shift: cash checkouts racing the close of the shift', () => 
     const orders = (await journalEntries(engine)).filter((entry) => entry.kind === 'order');
     expect(orders.filter((entry) => entry.data.shiftId === null)).toEqual([]);
   }, 60_000);
+});
+
+describe('a cancellation counts the base total its sale counted', () => {
+  let engine: TestEngine;
+  beforeAll(async () => {
+    engine = await startTestEngine();
+  });
+  afterAll(() => engine.close());
+
+  it('a dollar order with a voucher, cancelled after the catalog changed the voucher: the same base total', async () => {
+    const shift = await openShift(engine, eur(0));
+    const cart = await createCart(engine, [concert(2)], 'USD');
+    const applied = await engine.request<{ data: Cart }>('POST', `/carts/${cart.id}/vouchers`, { body: { code: 'WELCOME10' } });
+    expect(applied.status, JSON.stringify(applied.body)).toBe(200);
+    const sold = await checkout(engine, cart.id, applied.body.data.total, cash());
+    expect(sold.status, JSON.stringify(sold.body)).toBe(201);
+    const orderId = (sold.body as { data: { id: string } }).data.id;
+    // the catalog imported again: WELCOME10 is 25 % off now
+    const catalog = demoCatalog();
+    const changed = { ...catalog, vouchers: catalog.vouchers?.map((voucher) => (voucher.code === 'WELCOME10' ? { ...voucher, percentOff: 25 } : voucher)) };
+    const put = await engine.request('PUT', '/catalog', { body: changed });
+    expect(put.status, JSON.stringify(put.body)).toBeLessThan(300);
+    expect((await engine.request('POST', `/orders/${orderId}/cancel`)).status).toBe(200);
+
+    const entries = (await journalEntries(engine)).filter((entry) => entry.ref === orderId);
+    const [sale, cancellation] = entries;
+    expect(entries.map((entry) => entry.kind)).toEqual(['order', 'cancellation']);
+    expect(cancellation?.data.baseTotal).toEqual(sale?.data.baseTotal);
+    const report = await reportOf(engine, shift.id);
+    expect(report.cancellations.total).toEqual(report.orders.total);
+  });
 });
