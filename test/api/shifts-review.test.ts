@@ -70,3 +70,25 @@ describe('a cancellation counts the base total its sale counted', () => {
     expect(report.cancellations.total).toEqual(report.orders.total);
   });
 });
+
+describe('text PostgreSQL\'s JSON cannot hold', () => {
+  let engine: TestEngine;
+  beforeAll(async () => {
+    engine = await startTestEngine();
+  });
+  afterAll(() => engine.close());
+
+  // a lone surrogate (escaped in the request's JSON) is no text: the journal's JSON (data::jsonb on PostgreSQL) refused it with a 500
+  it('a staff name, a reason or a note with a lone surrogate is a 400 INVALID_FIELD_VALUE naming the field', async () => {
+    const refused = async (path: string, body: unknown, param: string) => {
+      const answer = await engine.request('POST', path, { body });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(400);
+      expect(answer.body).toMatchObject({ error: { code: 'INVALID_FIELD_VALUE', param } });
+    };
+    await refused('/shifts', { openingFloat: eur(100), staff: 'Zoë \ud800' }, 'staff');
+    const shift = await openShift(engine, eur(100), 'Zoë 🎟️');
+    await refused(`/shifts/${shift.id}/cash-movements`, { kind: 'payIn', amount: eur(5), reason: 'change \udc00' }, 'reason');
+    await refused(`/shifts/${shift.id}/close`, { counted: eur(100), note: '\ud83d' }, 'note');
+    expect((await postClose(engine, shift.id, { counted: eur(100), note: 'ok 🎟️' })).status).toBe(200);
+  });
+});
