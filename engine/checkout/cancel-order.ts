@@ -21,8 +21,9 @@ import { cancelAttempt, lockAttemptGiftCards, refundAttempt, voidIssuedGiftCards
  * with a cash part is not cancelled while no shift is open (409 SHIFT_NOT_OPEN): its cash leaves a drawer.
  *
  * The cancellation is journalled in its transaction (contract §14) — unless it is a terminal's own cancellation of
- * an order it imported here (`by`, the caller's key, is the key that imported it): that one is in the terminal's
- * journal, which reaches this hub by sync. A cancellation made here of an imported order is journalled here.
+ * an order it imported here (`by`, the caller's owner, owns it: the terminal, under the key that imported it or the
+ * one `keys replace` made of it): that one is in the terminal's journal, which reaches this hub by sync. A
+ * cancellation made here of an imported order is journalled here.
  */
 export async function cancelOrder(ctx: Storage & Clock & Syncing & Durability & Payments & Journalling & ShiftRule, orderId: string, by?: string): Promise<Order> {
   const now = ctx.now();
@@ -39,7 +40,8 @@ export async function cancelOrder(ctx: Storage & Clock & Syncing & Durability & 
     if (cashBack && (await tx.shifts.openId()) === undefined) throw new EngineError('SHIFT_NOT_OPEN');
     // the cards it paid with and issued, before its seats (inventory) and vouchers: the documented lock order
     await lockAttemptGiftCards(tx, attempt, order.id);
-    const imported = attempt !== undefined && (JSON.parse(attempt.request) as StoredPayment).imported === true && attempt.apiKeyId === by;
+    const imported = attempt !== undefined && (JSON.parse(attempt.request) as StoredPayment).imported === true
+      && by !== undefined && (await tx.orders.owner(order.id))?.owner === by;
     // the order as it was sold (its payment captured), for the journal's entry
     const [sold] = ctx.journal && !imported ? await orderViews(tx, [order]) : [];
     // gift cards it issued are voided, or 409 GIFT_CARD_ALREADY_USED when one was spent (nothing changes then)

@@ -104,6 +104,7 @@ export async function beginCheckoutIn(ctx: Ids & PaymentLease & GiftCardGuesses,
     ...(split.holdReference !== undefined && { giftCardHold: split.holdReference }),
     ...(request.imported?.issuedCodes !== undefined && { issuedCodes: await checkIssuedCodes(tx, request.imported.issuedCodes) }),
     ...(request.imported !== undefined && { imported: true }),
+    ...(request.cashNeedsShift === true && method === 'cash' && { cashNeedsShift: true }),
   };
   const attempt = {
     id: ctx.newId('pay'),
@@ -211,6 +212,8 @@ export interface StoredPayment {
   issuedCodes?: string[];
   /** an imported terminal order (sync/import-orders.ts): in that terminal's journal, not in this engine's (issue #25) */
   imported?: true;
+  /** `--require-shift` cash: settled only while a shift is open (checkout-settle.ts checks again under the journal head) */
+  cashNeedsShift?: true;
   token?: string;
   authenticationResult?: string;
   tendered?: Money;

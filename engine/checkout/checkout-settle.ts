@@ -34,7 +34,27 @@ export type Settlement =
  * and receipt print in it); a settlement with no request behind it (a restart's) leaves the default.
  */
 export async function settleCheckout(ctx: Storage & Ids & Syncing & Journalling, attempt: AttemptRow, outcome: SettleOutcome, now: number, language?: PrintLanguage): Promise<Settlement> {
-  return ctx.store.transaction(async (tx) => settleCheckoutIn(ctx, tx, attempt, outcome, now, language));
+  try {
+    return await ctx.store.transaction(async (tx) => settleCheckoutIn(ctx, tx, attempt, outcome, now, language));
+  } catch (error) {
+    // --require-shift: the shift closed between the checkout's check and its sale (createOrder rolled back)
+    if (!(error instanceof EngineError && error.code === 'SHIFT_NOT_OPEN')) throw error;
+    return ctx.store.transaction(async (tx) => refuseWithoutShift(tx, attempt, now, error));
+  }
+}
+
+/**
+ * A cash sale under `--require-shift` whose shift was closed after the checkout began (beginCheckoutIn checked it):
+ * refused as at the begin — 409 SHIFT_NOT_OPEN, nothing sold, the key forgotten — rather than sold into no shift.
+ */
+async function refuseWithoutShift(tx: Tx, attempt: AttemptRow, now: number, error: EngineError): Promise<Settlement> {
+  await tx.locks.idempotencyKey(attempt.apiKeyId, attempt.idempotencyKey);
+  await tx.locks.cart(attempt.cartId);
+  await tx.locks.attempt(attempt.id);
+  const current = await tx.checkout.attempt(attempt.id);
+  if (current?.state !== 'pending') return alreadySettled(tx, attempt);
+  await lockAttemptGiftCards(tx, current);
+  return fail(tx, current, now, 'not_charged', 'forget', error);
 }
 
 /** settleCheckout inside the caller's transaction (an import composes several in one). */
@@ -130,6 +150,12 @@ async function createOrder(ctx: Ids & Syncing & Journalling, tx: Tx, attempt: At
   await tx.checkout.finishKey(attempt.apiKeyId, attempt.idempotencyKey, 'completed', 201, order);
   // last (the journal head is the last lock): a sale made here; an imported one is in its terminal's journal
   if (ctx.journal && stored.imported !== true) await journalOrder(tx, order, cart, view, now);
+  // --require-shift: checked again under the journal head's lock (the entry's, or taken here), which a close takes
+  // too: a shift closed since the checkout began is seen, and the cash is not sold into no shift (all rolls back)
+  if (stored.cashNeedsShift === true) {
+    await tx.locks.journalHead();
+    if ((await tx.shifts.openId()) === undefined) throw new EngineError('SHIFT_NOT_OPEN');
+  }
   return { order };
 }
 

@@ -1,6 +1,7 @@
 import type { Cart } from '../contract/cart';
 import type { Order, PaymentView } from '../contract/order';
 import type { Money } from '../domain/money';
+import { entryOfRow } from '../domain/journal';
 import { appendJournal } from '../journal/append';
 import type { CartRow } from '../store/cart-repo';
 import type { Tx } from '../store/port';
@@ -37,6 +38,19 @@ async function inBase(tx: Tx, cart: CartRow, sold: Pick<Cart, 'currency' | 'tota
 }
 
 /**
+ * The base total the sale's own `order` entry counted, when this engine journalled the sale: a cancellation counts
+ * the same, whatever the catalog did since (a voucher changed, the base currency) — priced again, it would not.
+ */
+async function soldBaseTotal(tx: Tx, orderId: string): Promise<Money | undefined> {
+  const row = await tx.journal.saleOf(orderId);
+  const sold = row === undefined ? undefined : entryOfRow(row)?.data.baseTotal;
+  return isMoney(sold) ? { amount: sold.amount, currency: sold.currency } : undefined;
+}
+
+const isMoney = (value: unknown): value is Money => typeof value === 'object' && value !== null && 'amount' in value && 'currency' in value
+  && typeof value.amount === 'number' && typeof value.currency === 'string';
+
+/**
  * The `order` entry of a sale made on this engine: ref = the order, amount = its total; data: its currency and
  * total, `baseTotal`, `payments` by method (gift-card parts each), and `events` (the show's event, its tickets and
  * its part of the base total; none for a gift-card purchase).
@@ -62,7 +76,11 @@ export async function journalOrder(tx: Tx, order: Order, cart: CartRow, sold: Pi
  * order as it was before the cancellation.
  */
 export async function journalCancellation(tx: Tx, order: Order, cart: CartRow, now: number): Promise<void> {
-  const { baseTotal } = await inBase(tx, cart, order, now);
+  const base = (await tx.catalog.location(cart.locationId))?.currencies[0];
+  // an order in another currency: its sale's base total (the journal is read only then: a scan, no index on ref)
+  const baseTotal = base === undefined || base === order.currency
+    ? { amount: order.total.amount, currency: order.total.currency }
+    : (await soldBaseTotal(tx, order.id)) ?? (await inBase(tx, cart, order, now)).baseTotal;
   const refunds = paymentsOf(order.payment).filter((part) => part.amount.amount > 0);
   const amount = { amount: refunds.reduce((sum, part) => sum + part.amount.amount, 0), currency: order.currency };
   await appendJournal(tx, { at: now, kind: 'cancellation', ref: order.id, amount, data: { orderId: order.id, refunds, baseTotal } });

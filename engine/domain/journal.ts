@@ -121,10 +121,14 @@ export function entryOfRow(row: JournalRow): JournalEntry | undefined {
   return { seq: row.seq, at: row.at, kind: row.kind, ref: row.ref, ...(amount !== undefined && { amount }), data: data as JsonObject, prevHash: row.prevHash, hash: row.hash };
 }
 
-/** The hash recomputed from a stored row as it is (its JSON columns parsed); undefined when one is not JSON. */
+/**
+ * The hash recomputed from a stored row as it is (its JSON columns parsed); undefined when one is not JSON, or not
+ * in the canonical form every entry is stored in (nextRow): text that parses to the hashed value but reads
+ * otherwise — a duplicate key, whose first value SQLite's json_extract answers and JSON.parse drops — is a change.
+ */
 export function rowHash(row: JournalRow, sha256: Sha256Hex = sha256Hex): string | undefined {
-  const data = parseJson(row.data);
-  const amount = row.amount === null ? undefined : parseJson(row.amount);
+  const data = canonicalParse(row.data);
+  const amount = row.amount === null ? undefined : canonicalParse(row.amount);
   if (data === undefined || (row.amount !== null && amount === undefined)) return undefined;
   return entryHash({ seq: row.seq, at: row.at, kind: row.kind, ref: row.ref, amount, data, prevHash: row.prevHash }, sha256);
 }
@@ -200,6 +204,12 @@ export function nextRow(
     prevHash: head.hash,
     hash: entryHash({ seq, at: entry.at, kind: entry.kind, ref: entry.ref, amount, data: entry.data, prevHash: head.hash }, sha256),
   };
+}
+
+/** The value of JSON text stored in canonical form; undefined when it is not JSON or not canonical. */
+function canonicalParse(text: string): unknown {
+  const value = parseJson(text);
+  return value !== undefined && canonicalJson(value) === text ? value : undefined;
 }
 
 function parseJson(text: string): unknown {

@@ -2,6 +2,7 @@ import { EngineError } from '../domain/errors';
 import type { CashMovement, CashMovementBody } from '../contract/shift';
 import type { Clock, Ids, Storage } from '../shared/context';
 import { appendJournal } from '../journal/append';
+import { assertWellFormed } from './well-formed';
 import { assertShiftCurrency } from './base-currency';
 import { shiftFiguresIn } from './report';
 
@@ -13,6 +14,7 @@ import { shiftFiguresIn } from './report';
  */
 export async function addCashMovement(ctx: Storage & Clock & Ids, shiftId: string, body: CashMovementBody): Promise<CashMovement> {
   const now = ctx.now();
+  assertWellFormed(body.reason, 'reason');
   return ctx.store.transaction(async (tx) => {
     // the head first: the expected cash is read with nothing journalled in between (a sale or refund waits)
     await tx.locks.journalHead();

@@ -2,6 +2,7 @@ import { EngineError } from '../domain/errors';
 import type { CloseShiftBody, Shift, ShiftReport } from '../contract/shift';
 import type { Clock, Storage } from '../shared/context';
 import { appendJournal } from '../journal/append';
+import { assertWellFormed } from './well-formed';
 import { assertShiftCurrency } from './base-currency';
 import { shiftFiguresIn } from './report';
 import { shiftView } from './shift-view';
@@ -15,6 +16,7 @@ import { shiftView } from './shift-view';
  */
 export async function closeShift(ctx: Storage & Clock, shiftId: string, body: CloseShiftBody): Promise<Shift> {
   const now = ctx.now();
+  assertWellFormed(body.note, 'note');
   return ctx.store.transaction(async (tx) => {
     // the head first: the report covers every entry journalled before the close, and none comes in between
     await tx.locks.journalHead();

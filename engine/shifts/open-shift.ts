@@ -2,6 +2,7 @@ import { EngineError } from '../domain/errors';
 import type { OpenShiftBody, Shift } from '../contract/shift';
 import type { Clock, Ids, Storage } from '../shared/context';
 import { appendJournal } from '../journal/append';
+import { assertWellFormed } from './well-formed';
 import { assertShiftCurrency, baseCurrencyIn } from './base-currency';
 import { shiftView } from './shift-view';
 
@@ -16,6 +17,7 @@ import { shiftView } from './shift-view';
  */
 export async function openShift(ctx: Storage & Clock & Ids, body: OpenShiftBody): Promise<Shift> {
   const now = ctx.now();
+  assertWellFormed(body.staff, 'staff');
   return ctx.store.transaction(async (tx) => {
     await tx.locks.journalHead();
     const open = await tx.shifts.openId();

@@ -17,6 +17,7 @@ export function createJournalRepo(db: Db) {
   const head = db.prepare<[], JournalHead>('SELECT seq, hash FROM journal_head WHERE id = 1');
   const list = db.prepare<[number, number], JournalRow>(`SELECT ${COLUMNS} FROM journal WHERE seq > ? ORDER BY seq LIMIT ?`);
   // the expression of index journal_by_shift, written the same way so that the index is used
+  const saleOf = db.prepare<[string], JournalRow>(`SELECT ${COLUMNS} FROM journal WHERE kind = 'order' AND ref = ? ORDER BY seq LIMIT 1`);
   const ofShift = db.prepare<[string, number, number], JournalRow>(
     `SELECT ${COLUMNS} FROM journal WHERE json_extract(data, '$.shiftId') = ? AND seq > ? ORDER BY seq LIMIT ?`);
 
@@ -33,6 +34,11 @@ export function createJournalRepo(db: Db) {
     head: (): JournalHead | undefined => head.get(),
     /** up to `limit` entries after seq `after`, in seq order (a page of the API's list, and of verification) */
     list: (after: number, limit: number): JournalRow[] => list.all(after, limit),
+    /**
+     * the `order` entry of a sale (ref = its order id), or undefined; by a scan of the table (no index on ref): a
+     * cancellation in another currency than the base reads its sale's base total here (checkout/journal-entries.ts)
+     */
+    saleOf: (orderId: string): JournalRow | undefined => saleOf.get(orderId),
     /** up to `limit` entries whose data.shiftId is `shiftId`, after seq `after`, in seq order (a shift's report, its export) */
     ofShift: (shiftId: string, after: number, limit: number): JournalRow[] => ofShift.all(shiftId, after, limit),
   };

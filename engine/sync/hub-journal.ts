@@ -58,9 +58,22 @@ function checkChain(entries: readonly WireJournalEntry[]): void {
       throw new EngineError('INVALID_FIELD_VALUE', { param: `entries[${index}].seq`, details: { reason: 'not_consecutive', expectedSeq: before.seq + 1 } });
     }
     const { hash, ...content } = entry;
-    if (entryHash(content, sha256) !== hash) throw broken(index, entry.seq, 'hash-mismatch');
+    if (entryHashOf(content, index) !== hash) throw broken(index, entry.seq, 'hash-mismatch');
     if (before && entry.prevHash !== before.hash) throw broken(index, entry.seq, 'chain-broken');
     before = entry;
+  }
+}
+
+/**
+ * An entry's hash; 400 INVALID_FIELD_VALUE (reason not_json) when its data holds what JSON cannot (a number the
+ * request's JSON made Infinity, 1e400): no terminal journals that, and canonicalJson refuses it.
+ */
+function entryHashOf(content: Omit<WireJournalEntry, 'hash'>, index: number): string {
+  try {
+    return entryHash(content, sha256);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    throw new EngineError('INVALID_FIELD_VALUE', { param: `entries[${index}].data`, details: { reason: 'not_json' } });
   }
 }
 

@@ -1,5 +1,6 @@
 import { EngineError } from '../domain/errors';
 import type { WireJournalEntry } from '../contract/hub-journal';
+import { grants, type Caller } from '../domain/scopes';
 import type { Storage } from '../shared/context';
 import type { ShiftPosition, TerminalShiftClosing, TerminalShiftOpening, TerminalShiftRow } from '../store/terminal-journal-repo';
 
@@ -81,11 +82,14 @@ export type TerminalShiftView = ReturnType<typeof terminalShiftView>;
 
 /**
  * Shifts newest first (by opening time): of one terminal (`terminal` = its key owner), or of every terminal
- * (`all`). `cursor` continues a page (`nextCursor` of the one before).
+ * (`all`). `cursor` continues a page (`nextCursor` of the one before). A caller without `orders:any` (a terminal's
+ * own key) sees its own terminal's shifts only, as it sees only its own orders: `all` is its own, another's none.
  */
-export async function listTerminalShifts(ctx: Storage, terminal: string, limit: number, cursor?: string): Promise<{ data: TerminalShiftView[]; nextCursor?: string }> {
+export async function listTerminalShifts(ctx: Storage, caller: Caller, terminal: string, limit: number, cursor?: string): Promise<{ data: TerminalShiftView[]; nextCursor?: string }> {
   const from = cursor === undefined ? undefined : decodePosition(cursor);
-  const rows = await ctx.store.repos.terminalJournals.shifts(terminal === 'all' ? null : terminal, limit + 1, from);
+  const seen = grants(caller.scopes, 'orders:any') ? terminal : terminal === 'all' || terminal === caller.owner ? caller.owner : undefined;
+  if (seen === undefined) return { data: [] };
+  const rows = await ctx.store.repos.terminalJournals.shifts(seen === 'all' ? null : seen, limit + 1, from);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {

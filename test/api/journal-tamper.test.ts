@@ -138,6 +138,18 @@ describe('verification after tampering with the database', () => {
       .toEqual({ ok: false, firstBadSeq: 2, reason: 'hash-mismatch' });
   });
 
+  // JSON.parse keeps a duplicate key's last value, SQLite's json_extract (an auditor's query, and the engine's own
+  // index of a shift's entries) its first: a forged first value must not pass as the honest row
+  it("a forged duplicate key put in front of an entry's data: hash-mismatch at its seq", async () => {
+    expect(await verdictAfter(['UPDATE journal SET data = \'{"total":{"amount":1,"currency":"EUR"},\' || substr(data, 2) WHERE seq = 3', []]))
+      .toEqual({ ok: false, firstBadSeq: 3, reason: 'hash-mismatch' });
+  });
+
+  it('a forged duplicate key put in front of an amount: hash-mismatch at its seq', async () => {
+    expect(await verdictAfter(['UPDATE journal SET amount = \'{"amount":1,\' || substr(amount, 2) WHERE seq = 2', []]))
+      .toEqual({ ok: false, firstBadSeq: 2, reason: 'hash-mismatch' });
+  });
+
   it('a middle entry deleted: missing, naming its seq', async () => {
     expect(await verdictAfter(['DELETE FROM journal WHERE seq = 4', []])).toEqual({ ok: false, firstBadSeq: 4, reason: 'missing' });
   });

@@ -60,6 +60,6 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext; giftCa
   app.post(
     '/orders/:orderId/cancel',
     { config: write, schema: { tags, summary: 'Cancel an order: seats back on sale, payment refunded', params: OrderParams, response: replies(200, Order) } },
-    async (request) => ({ data: await localizeOrder(ctx, await cancelOrder(ctx, request.params.orderId, callerOf(request).keyId), request.language) }),
+    async (request) => ({ data: await localizeOrder(ctx, await cancelOrder(ctx, request.params.orderId, callerOf(request).owner), request.language) }),
   );
 };

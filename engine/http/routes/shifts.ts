@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ErrorBody, replies } from '../../contract/common';
 import { CashMovement, CashMovementBody, CloseShiftBody, OpenShiftBody, Shift, ShiftParams, ShiftReport } from '../../contract/shift';
 import type { EngineContext } from '../../shared/context';
+import { callerOf } from '../auth';
 import { addCashMovement } from '../../shifts/cash-movement';
 import { closeShift } from '../../shifts/close-shift';
 import { openShift } from '../../shifts/open-shift';
@@ -47,7 +48,7 @@ export const shiftRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = as
     async (request) => {
       const { terminal, ...query } = request.query;
       if (terminal === undefined) return listShifts(ctx, query);
-      return listTerminalShifts(ctx, terminal, query.limit === undefined ? 50 : Number(query.limit), query.cursor);
+      return listTerminalShifts(ctx, callerOf(request), terminal, query.limit === undefined ? 50 : Number(query.limit), query.cursor);
     },
   );
 

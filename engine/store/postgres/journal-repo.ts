@@ -23,6 +23,7 @@ export function createPgJournalRepo(q: Queryable): Async<JournalRepo> {
     },
     head: async () => (await q.query<JournalHead>('SELECT seq, hash FROM journal_head WHERE id = 1')).rows[0],
     list: (after, limit) => rows(`SELECT ${COLUMNS} FROM journal WHERE seq > $1 ORDER BY seq LIMIT $2`, [after, limit]),
+    saleOf: async (orderId) => (await rows(`SELECT ${COLUMNS} FROM journal WHERE kind = 'order' AND ref = $1 ORDER BY seq LIMIT 1`, [orderId]))[0],
     // the expression of index journal_by_shift, written the same way so that the index is used
     ofShift: (shiftId, after, limit) =>
       rows(`SELECT ${COLUMNS} FROM journal WHERE ((data::jsonb) ->> 'shiftId') = $1 AND seq > $2 ORDER BY seq LIMIT $3`, [shiftId, after, limit]),
