@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { waitFor, withCrashRig } from '../helpers/crash-engine';
 import { readRows } from '../helpers/db-rows';
+import { onPostgres } from '../helpers/engine';
 import { kill } from '../helpers/serve-process';
 
 /**
@@ -69,6 +70,36 @@ describe('SIGKILL during a burst of cash sales and cancellations', () => {
       for (const id of confirmed) expect(stored.has(id), `confirmed order ${id}`).toBe(true);
       for (const id of cancelled) expect(stored.get(id), `cancelled order ${id}`).toBe('cancelled');
       expect(verdict.entries).toBeGreaterThanOrEqual(confirmed.size + cancelled.size);
+    });
+  }, 150_000);
+
+  it('an order the restart settles (the provider approved, the process died before the commit) is journalled with it', async () => {
+    await withCrashRig('kassa-journal-recover-', async ({ key, count, serve }) => {
+      const headers = { 'x-svc-api-key': key, 'content-type': 'application/json' };
+      const first = await serve(['--psp-answer-delay-ms', '60000']);
+      const created = await fetch(`${first.url}/api/v3/carts`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ items: [{ occurrenceId: 'tempest-2027-04-02', inventoryItemId: 'C7', priceOptionId: 'stalls-full', quantity: 1 }] }),
+      });
+      const cart = ((await created.json()) as { data: { id: string; total: unknown } }).data;
+      const lost = fetch(`${first.url}/api/v3/orders`, {
+        method: 'POST',
+        headers: { ...headers, 'idempotency-key': crypto.randomUUID() },
+        body: JSON.stringify({ cartId: cart.id, expectedTotal: cart.total, payment: { method: 'card', token: 'tok_visa' } }),
+      }).catch(() => 'connection lost');
+      await waitFor(async () => (await count('SELECT COUNT(*) AS n FROM psp_charges')) === 1, 15_000);
+      await kill(first, 'SIGKILL');
+      await lost;
+      expect(await count('SELECT COUNT(*) AS n FROM journal')).toBe(0);
+
+      const second = await serve();
+      // PostgreSQL: the sweeper settles it once the killed process's lease is over (within the minute)
+      if (onPostgres) await waitFor(async () => (await count('SELECT COUNT(*) AS n FROM orders')) === 1, 75_000);
+      expect(await count("SELECT COUNT(*) AS n FROM orders o JOIN journal j ON j.kind = 'order' AND j.ref = o.id")).toBe(1);
+      expect(await count('SELECT COUNT(*) AS n FROM journal')).toBe(1);
+      const verdict = ((await (await fetch(`${second.url}/api/v3/journal/verify`, { headers })).json()) as { data: unknown }).data;
+      expect(verdict).toMatchObject({ ok: true, entries: 1 });
     });
   }, 150_000);
 });
