@@ -4,7 +4,7 @@ import type { Tx } from '../store/port';
 import { sha256 } from './hash';
 import { openShiftId } from './open-shift';
 
-/** The kinds of entry (contract §14); what each one's `data` holds is in docs/notes-journal.md. */
+/** The kinds of entry (contract §14); what each one's `data` holds is in docs/shifts.md ("What each entry holds"). */
 export type JournalKind = 'order' | 'cancellation' | 'payIn' | 'payOut' | 'shiftOpened' | 'shiftClosed';
 
 export interface JournalInput {

@@ -7,7 +7,7 @@ import type { Tx } from '../store/port';
 /**
  * A shift's journal entries as the report's fold reads them (domain/shift-report.ts): every entry whose
  * `data.shiftId` is the shift, in seq order, through the journal repository, each one's data checked against the
- * figures the fold takes (engine/journal writes them: docs/notes-journal.md). An entry that cannot be read is a
+ * figures the fold takes (engine/journal writes them; docs/shifts.md, "What each entry holds"). An entry that cannot be read is a
  * journal changed by hand: the report fails (500) rather than leave it out.
  */
 

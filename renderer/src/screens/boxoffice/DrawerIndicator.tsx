@@ -9,7 +9,7 @@ import { watchDrawer } from '../../stores/drawer-watch';
 /**
  * The drawer in the header: "Drawer open since 14:05 · expected €312.50" (the time on the venue's clock, the
  * amount the engine's report expects — never added up here) or "Drawer closed". Its actions are beside the
- * events (DrawerButtons) and on keys (docs/notes-ui-shifts.md): the header stays one row at 1080 px wide.
+ * events (DrawerButtons) and on keys (docs/ui.md, "The cash drawer"): the header stays one row at 1080 px wide.
  */
 export function DrawerIndicator() {
   const t = useShiftT();
