@@ -50,6 +50,20 @@ export async function cartView(repos: Pick<Repos, 'carts' | 'catalog'>, cart: Ca
   };
 }
 
+/**
+ * The cart priced in its location's base currency with no cap but JavaScript's safe integers: what a sale in
+ * another currency comes to in the base, for the journal (issue #25). A cart in JPY may be payable while its
+ * equivalent in a base of three decimals (KWD) passes the API's money limit; the sale is journalled all the same.
+ */
+export async function baseReceipt(repos: Pick<Repos, 'carts' | 'catalog'>, cart: CartRow, now: number): Promise<Pick<Cart, 'currency' | 'total' | 'receiptLines'>> {
+  const location = await locationOf(repos, cart.locationId);
+  const context = await priceContextFor(repos, location, location.currencies[0] ?? cart.currency, now);
+  const codes = await repos.carts.voucherCodes(cart.id);
+  const vouchers = codes.length === 0 ? [] : (await repos.catalog.vouchers(codes)).map((row) => voucherTerms(row, location.currencies[0]));
+  const priced = priceCart(await repos.carts.lines(cart.id), vouchers, context, BigInt(Number.MAX_SAFE_INTEGER));
+  return { currency: context.currency, total: priced.total, receiptLines: [...priced.receiptLines] };
+}
+
 export function voucherTerms(row: VoucherRow, baseCurrency: string | undefined): VoucherTerms {
   const percentOff = row.percentOff === null ? undefined : parseDecimal(row.percentOff);
   if (percentOff) return { code: row.code, percentOff };

@@ -5,7 +5,7 @@ import { entryOfRow } from '../domain/journal';
 import { appendJournal } from '../journal/append';
 import type { CartRow } from '../store/cart-repo';
 import type { Tx } from '../store/port';
-import { cartView } from '../carts/cart-view';
+import { baseReceipt } from '../carts/cart-view';
 
 /**
  * The journal entries of a sale and of its cancellation (contract §14), written by createOrder and cancelOrder in
@@ -32,7 +32,7 @@ export function paymentsOf(payment: PaymentView): MethodAmount[] {
  */
 async function inBase(tx: Tx, cart: CartRow, sold: Pick<Cart, 'currency' | 'total' | 'receiptLines'>, now: number): Promise<{ baseTotal: Money; eventTotal: Money }> {
   const base = (await tx.catalog.location(cart.locationId))?.currencies[0];
-  const priced = base === undefined || base === sold.currency ? sold : await cartView(tx, cart, now, base);
+  const priced = base === undefined || base === sold.currency ? sold : await baseReceipt(tx, cart, now);
   const event = priced.receiptLines.filter((line) => line.type !== 'giftCard').reduce((sum, line) => sum + line.sign * line.amount.amount, 0);
   return { baseTotal: { amount: priced.total.amount, currency: priced.total.currency }, eventTotal: { amount: event, currency: priced.total.currency } };
 }
@@ -77,7 +77,7 @@ export async function journalOrder(tx: Tx, order: Order, cart: CartRow, sold: Pi
  */
 export async function journalCancellation(tx: Tx, order: Order, cart: CartRow, now: number): Promise<void> {
   const base = (await tx.catalog.location(cart.locationId))?.currencies[0];
-  // an order in another currency: its sale's base total (the journal is read only then: a scan, no index on ref)
+  // an order in another currency: its sale's base total (the journal is read only then, by the index on ref)
   const baseTotal = base === undefined || base === order.currency
     ? { amount: order.total.amount, currency: order.total.currency }
     : (await soldBaseTotal(tx, order.id)) ?? (await inBase(tx, cart, order, now)).baseTotal;

@@ -87,11 +87,11 @@ export function fromBase(amount: number, context: PriceContext): number {
 
 /**
  * Prices a cart exactly (BigInt); every unit price, line, subtotal and total must stay within
- * ±LIMITS.maxAmount, else AmountOutOfRange.
+ * ±LIMITS.maxAmount (or ±`limit`), else AmountOutOfRange.
  */
-export function priceCart(lines: readonly CartLine[], vouchers: readonly VoucherTerms[], context: PriceContext): PricedCart {
+export function priceCart(lines: readonly CartLine[], vouchers: readonly VoucherTerms[], context: PriceContext, limit: bigint = MAX): PricedCart {
   const within = (value: bigint): number => {
-    if (value > MAX || value < -MAX) throw new AmountOutOfRange(context.currency);
+    if (value > limit || value < -limit) throw new AmountOutOfRange(context.currency);
     return Number(value);
   };
   const money = (amount: number): Money => ({ amount, currency: context.currency });

@@ -50,6 +50,7 @@ describe.skipIf(onPostgres)(sqliteOnly('an order of a database from before migra
       db.exec('DROP TABLE gift_card_entries'); // migration 0019 (issue #24), newer than the 0017 shape
       db.exec('DROP TABLE journal; DROP TABLE journal_head'); // migration 0021 (issue #25)
       db.exec('DROP TABLE cash_movements; DROP TABLE shifts'); // migration 0022 (issue #25)
+      db.exec('DROP TABLE terminal_journal; DROP TABLE terminal_journal_heads; DROP TABLE terminal_shifts'); // migration 0024 (issue #25)
       db.pragma('user_version = 17');
     } finally {
       db.close();

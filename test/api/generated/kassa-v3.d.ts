@@ -780,47 +780,7 @@ export interface paths {
          * The shift's journal entries and totals as CSV files in a zip (an open shift: an X export)
          * @description Answers 200 with `application/zip` (an attachment, `kassa-shift-<number>.zip`): README.txt (the columns, the format — UTF-8, comma, RFC 4180 quoting, amounts in minor units next to their currency — and what DSFinV-K or NF525 would still need), shift.csv, journal.csv (every entry of the shift with its hashes), orders.csv, cancellations.csv, payments.csv, cash_movements.csv, events.csv. Errors in the envelope.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    shiftId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description application/zip */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": string;
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                type: string;
-                                code: string;
-                                message: string;
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["exportShift"];
         put?: never;
         post?: never;
         delete?: never;
@@ -842,81 +802,7 @@ export interface paths {
          * Print the shift's report on the receipt printer: X while open, the Z report once closed (queued; 202 with the job)
          * @description The job goes through the print queue (§12): it survives a restart, is retried while the printer cannot be reached and is never printed twice once done. Printed in `language`, else the request's; ends with a cut; never opens the drawer. No printer configured: 409 PRINTER_NOT_CONFIGURED.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    shiftId: string;
-                };
-                cookie?: never;
-            };
-            /** @description every field optional; an empty body or none at all prints on the first printer in the request's language */
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description a configured printer (its URL, as in GET /printers); default: the first one */
-                        printer?: string;
-                        language?: "en" | "de" | "fr";
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: string;
-                                /** @description a short code a customer shows staff to find this job */
-                                code: string;
-                                /** @description the order printed (absent for a shift's report) */
-                                orderId?: string;
-                                /** @description the shift whose X or Z report is printed (absent for an order's job) */
-                                shiftId?: string;
-                                what: ("tickets" | "receipt" | "all") | "xReport" | "zReport";
-                                printer: string;
-                                language: "en" | "de" | "fr";
-                                state: "queued" | "printing" | "done" | "failed";
-                                /** @description why the last attempt failed (queued: still retrying) or why the job failed */
-                                reason?: string;
-                                attempts: number;
-                                /** @description the job opens the cash drawer (the first receipt of a cash sale) */
-                                openDrawer: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                                /** Format: date-time */
-                                printedAt?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                type: string;
-                                code: string;
-                                message: string;
-                                param?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["printShiftReport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6575,6 +6461,122 @@ export interface operations {
             };
             /** @description Default Response */
             "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    exportShift: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                shiftId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description application/zip */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    printShiftReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                shiftId: string;
+            };
+            cookie?: never;
+        };
+        /** @description every field optional; an empty body or none at all prints on the first printer in the request's language */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description a configured printer (its URL, as in GET /printers); default: the first one */
+                    printer?: string;
+                    language?: "en" | "de" | "fr";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** @description a short code a customer shows staff to find this job */
+                            code: string;
+                            /** @description the order printed (absent for a shift's report) */
+                            orderId?: string;
+                            /** @description the shift whose X or Z report is printed (absent for an order's job) */
+                            shiftId?: string;
+                            what: ("tickets" | "receipt" | "all") | "xReport" | "zReport";
+                            printer: string;
+                            language: "en" | "de" | "fr";
+                            state: "queued" | "printing" | "done" | "failed";
+                            /** @description why the last attempt failed (queued: still retrying) or why the job failed */
+                            reason?: string;
+                            attempts: number;
+                            /** @description the job opens the cash drawer (the first receipt of a cash sale) */
+                            openDrawer: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: date-time */
+                            printedAt?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -73,6 +73,9 @@ const EXPECTED_BY_CODE: Readonly<Record<string, Recovery>> = {
   SHIFT_NOT_OPEN: 'open-drawer',
   SHIFT_CLOSED: 'refresh',
   INSUFFICIENT_CASH: 'fix-input',
+  // a terminal's journal at its hub (issue #25): answered to a terminal's sync worker, never to a page; by type
+  JOURNAL_GAP: 'refresh',
+  JOURNAL_CHAIN_BROKEN: 'refresh',
 };
 
 /** Codes the UI handles specifically, whatever type they arrive with (errors.ts BY_CODE). */
