@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type ErrorEnvelope, type TestEngine } from '../helpers/engine';
+import { canonical } from '../sync/journal-helpers';
 
 /**
  * A terminal's journal at its hub (contract §14): POST /hub/journal stores a terminal's entries exactly once by
@@ -22,18 +23,6 @@ interface Entry {
 }
 
 const GENESIS = '0'.repeat(64);
-
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    return `{${Object.entries(value)
-      .filter(([, member]) => member !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : 1))
-      .map(([key, member]) => `${JSON.stringify(key)}:${canonical(member)}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
 
 const hashOf = (entry: Omit<Entry, 'hash'>): string => createHash('sha256').update(entry.prevHash + canonical(entry)).digest('hex');
 

@@ -64,7 +64,8 @@ export async function hubJournal(hub: TestEngine, terminal: string): Promise<Ent
   }
 }
 
-function canonical(value: unknown): string {
+/** Canonical JSON as the contract words it (keys sorted at every depth, no spaces): the tests' own, not the engine's. */
+export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (typeof value === 'object' && value !== null) {
     return `{${Object.entries(value)
