@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type ErrorEnvelope, type TestEngine } from '../helpers/engine';
-import { canonical } from '../sync/journal-helpers';
+import { canonical, type Entry } from '../sync/journal-helpers';
 
 /**
  * A terminal's journal at its hub (contract §14): POST /hub/journal stores a terminal's entries exactly once by
@@ -11,16 +11,6 @@ import { canonical } from '../sync/journal-helpers';
  * canonical JSON (node:crypto), not the engine's.
  */
 
-interface Entry {
-  seq: number;
-  at: string;
-  kind: string;
-  ref: string;
-  amount?: { amount: number; currency: string };
-  data: Record<string, unknown>;
-  prevHash: string;
-  hash: string;
-}
 
 const GENESIS = '0'.repeat(64);
 
