@@ -59,6 +59,7 @@ const featureEdges = {
   staff: [],
   journal: [],
   shifts: ['journal'],
+  checkins: [],
   shared: [],
 };
 const featureNames = Object.keys(featureEdges);
