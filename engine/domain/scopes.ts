@@ -57,4 +57,6 @@ export const ROLE_SCOPES = {
   kiosk: ['catalog:read', 'carts:write', 'orders:checkout', 'sync:status'],
   /** the box office after a staff sign-in: any payment, any order of this engine, the conflict inbox */
   boxOffice: ['catalog:read', 'carts:write', 'orders:read', 'orders:write', 'orders:any', 'sync'],
+  /** the gate screen (door staff): reads the catalog, checks tickets in and out, shows the sync status */
+  gate: ['catalog:read', 'checkin', 'sync:status'],
 } as const satisfies Record<string, readonly Scope[]>;

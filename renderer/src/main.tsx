@@ -6,7 +6,7 @@ import { setClient } from './api/service';
 import { loadConfig } from './api/ui-config';
 import { restoreCart } from './stores/restore';
 import { drawerStore } from './stores/drawer';
-import { currentKey, initSession, sessionStore } from './stores/session';
+import { currentKey, initSession, pageKey, sessionStore } from './stores/session';
 import './styles.css';
 
 const root = createRoot(document.getElementById('root') ?? document.body);
@@ -24,13 +24,14 @@ loadConfig().then(
           const session = sessionStore.getState();
           // a stale staff key (signed out meanwhile) is not replaced either: its calls are not replayed with another key
           if (session.keyRejected(rejected) || rejected !== session.uiKey) return null;
-          const renewed = (await loadConfig()).apiKey;
+          const renewed = pageKey(await loadConfig(), session.mode);
           sessionStore.getState().uiKeyRenewed(renewed);
           return renewed;
         },
       }),
     );
-    void restoreCart();
+    // the gate sells nothing: no cart to restore
+    if (sessionStore.getState().mode !== 'gate') void restoreCart();
     root.render(
       <StrictMode>
         <App />

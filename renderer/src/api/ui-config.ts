@@ -5,6 +5,8 @@
 export interface UiConfig {
   /** the kiosk's key (card sales only); the box office signs in for its own when `staffSignIn` */
   apiKey: string;
+  /** the gate screen's key (`?mode=gate`: the catalog, check-ins, the sync status); absent from a remote engine's settings */
+  gateKey?: string;
   /** the engine offers the staff sign-in (POST /staff-sessions): the box office asks for the staff PIN */
   staffSignIn?: boolean;
   apiBase: string;
@@ -12,7 +14,7 @@ export interface UiConfig {
   requireShift?: boolean;
   testTokens: string[];
   /** the desktop app's setting; a kiosk's mode cannot be changed from the page */
-  mode?: 'boxOffice' | 'kiosk';
+  mode?: 'boxOffice' | 'kiosk' | 'gate';
   modeLocked?: boolean;
 }
 
