@@ -218,6 +218,8 @@ export function createClient(options: ClientOptions) {
     giveBack: (occurrenceId?: string) => data(request<{ data: Holdings }>('POST', '/sync/holdings/give-back', write(occurrenceId === undefined ? {} : { occurrenceId }))),
     retryConflict: (id: number) => data(request<{ data: SyncConflict }>('POST', `/sync/conflicts/${id}/retry`, write())),
     resolveConflict: (id: number, note: string) => data(request<{ data: SyncConflict }>('POST', `/sync/conflicts/${id}/resolve`, write({ note }))),
+    /** a hub's DUPLICATE_ENTRY (kind `checkin`, issue #26): resolved with a note, never retried (nothing was refused) */
+    resolveCheckinConflict: (id: number, note: string) => data(request<{ data: SyncConflict }>('POST', `/sync/checkin-conflicts/${id}/resolve`, write({ note }))),
   };
 }
 
