@@ -148,6 +148,30 @@ describe('the gate screen', () => {
     await expectAxeClean(fr, 'gate in French');
   });
 
+  it('on another device of the LAN (no key from the engine) asks once for a gate key, tries it, keeps it and checks tickets with it', async () => {
+    const context = await ui.browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, locale: 'en-GB', timezoneId: 'Europe/Berlin' });
+    // what the engine answers a page that is not on its own machine (engine/http/routes/ui.ts)
+    await context.route('**/ui-config.json', (route) => route.fulfill({ status: 403, contentType: 'application/json', body: JSON.stringify({ error: { type: 'PERMISSION_ERROR', code: 'ORIGIN_NOT_ALLOWED', message: 'no' } }) }));
+    const page = await context.newPage();
+    await page.goto(`${ui.engine.url}/?mode=gate`);
+    const keyField = page.getByRole('textbox', { name: 'Gate key' });
+    await keyField.waitFor();
+    await keyField.fill('kassa_not_a_key');
+    await page.keyboard.press('Enter');
+    await page.getByRole('alert').filter({ hasText: 'This key is refused' }).waitFor();
+    await expectAxeClean(page, 'gate key entry');
+    await keyField.fill(await ui.engine.createKey(['catalog:read', 'checkin', 'sync:status']));
+    await page.keyboard.press('Enter');
+    const ticket = codeOf(await concertOrder(ui.engine, 1, 'brass-2027-03-12'));
+    await page.getByRole('combobox', { name: 'Show' }).selectOption('brass-2027-03-12');
+    await scan(page, ticket);
+    await verdict(page, 'status', 'Admitted').waitFor();
+    // kept on the device: a reload goes straight to the gate
+    await page.reload();
+    await page.getByRole('textbox', { name: 'Ticket code' }).waitFor();
+    await context.close();
+  });
+
   it('serves the barcode decoder itself: the WebAssembly from its own origin, allowed by the CSP', async () => {
     const page = await ui.browser.newPage();
     const html = await page.goto(`${ui.engine.url}/?mode=gate`);

@@ -5,6 +5,11 @@ import { useSession, type Language } from '../stores/session';
  * (shifts.ts). A verdict's first word is what door staff read at a glance — and what the tests look for in English.
  */
 const en = {
+  'gate.key': 'Gate key',
+  'gate.keyHint': 'This device is not the engine’s own computer, so it brings its own key: one with the gate’s scopes (catalog:read, checkin, sync:status), made on the engine’s computer with npm run keys. It stays on this device.',
+  'gate.keyUse': 'Use key',
+  'gate.keyRefused': 'This key is refused: check it, or make a new one.',
+  'gate.keyFailed': 'The engine does not answer: {reason}',
   'gate.heading': 'Ticket check',
   'gate.show': 'Show',
   'gate.noShows': 'No shows in the catalog',
@@ -45,6 +50,11 @@ const en = {
 export type GateKey = keyof typeof en;
 
 const de: Record<GateKey, string> = {
+  'gate.key': 'Schlüssel des Eingangs',
+  'gate.keyHint': 'Dieses Gerät ist nicht der Computer der Engine und braucht einen eigenen Schlüssel mit den Rechten des Eingangs (catalog:read, checkin, sync:status), erzeugt auf dem Computer der Engine mit npm run keys. Er bleibt auf diesem Gerät.',
+  'gate.keyUse': 'Schlüssel verwenden',
+  'gate.keyRefused': 'Dieser Schlüssel wird abgelehnt: bitte prüfen oder einen neuen erzeugen.',
+  'gate.keyFailed': 'Die Engine antwortet nicht: {reason}',
   'gate.heading': 'Einlasskontrolle',
   'gate.show': 'Vorstellung',
   'gate.noShows': 'Keine Vorstellungen im Katalog',
@@ -84,6 +94,11 @@ const de: Record<GateKey, string> = {
 };
 
 const fr: Record<GateKey, string> = {
+  'gate.key': 'Clé de l’entrée',
+  'gate.keyHint': 'Cet appareil n’est pas l’ordinateur du moteur : il lui faut sa propre clé, avec les droits de l’entrée (catalog:read, checkin, sync:status), créée sur l’ordinateur du moteur avec npm run keys. Elle reste sur cet appareil.',
+  'gate.keyUse': 'Utiliser la clé',
+  'gate.keyRefused': 'Cette clé est refusée : vérifiez-la ou créez-en une nouvelle.',
+  'gate.keyFailed': 'Le moteur ne répond pas : {reason}',
   'gate.heading': 'Contrôle des billets',
   'gate.show': 'Séance',
   'gate.noShows': 'Aucune séance au catalogue',
