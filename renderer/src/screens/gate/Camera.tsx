@@ -5,7 +5,7 @@ import { pageQrDetector } from './scanner';
 
 /** Frames looked at per second: enough for a ticket held up to the phone, little work for a small device. */
 const FRAMES_PER_SECOND = 4;
-/** The same code seen again within this time is the same ticket still in front of the camera, not a second scan. */
+/** A code is one scan while it stays in view: it is sent again only after it was out of the picture this long. */
 const SAME_CODE_MS = 3000;
 
 /**
