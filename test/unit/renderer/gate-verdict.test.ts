@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gateTranslator } from '../../../renderer/src/i18n/gate';
+import { gateTranslator } from '../../../renderer/src/i18n/gate-words';
 import { gateShows } from '../../../renderer/src/screens/gate/shows';
 import { verdictOf, type Outcome } from '../../../renderer/src/screens/gate/verdict';
 

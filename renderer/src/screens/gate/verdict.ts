@@ -1,5 +1,5 @@
 import type { CheckinResult } from '../../api/types';
-import type { GateKey, GateTranslate } from '../../i18n/gate';
+import type { GateKey, GateTranslate } from '../../i18n/gate-words';
 
 /** What the engine said about one scan: its answer (201), or its refusal in the error envelope (or no answer at all). */
 export type Outcome =
