@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { formatDateTime, formatShortDateTime, formatTime } from '../../format';
+import { formatShortDateTime, formatTime } from '../../format';
 import { useGateT } from '../../i18n/gate';
 import { useLocale } from '../../i18n/i18n';
 import { catalogStore, useCatalog } from '../../stores/catalog';
@@ -75,6 +75,7 @@ export function Gate() {
       <h2 className="gate-heading">{t('gate.heading')}</h2>
       <div className="gate-show">
         <label htmlFor="gate-show">{t('gate.show')}</label>
+        {/* the start first: a phone shows the start of the line, and tonight's shows differ by their time */}
         <select
           id="gate-show"
           value={occurrenceId ?? ''}
@@ -86,7 +87,7 @@ export function Gate() {
           {shows.length === 0 && <option value="">{t('gate.noShows')}</option>}
           {shows.map((show) => (
             <option key={show.occurrenceId} value={show.occurrenceId}>
-              {`${show.eventName} — ${formatDateTime(show.startsAt, locale, show.timeZone)}`}
+              {`${formatShortDateTime(show.startsAt, locale, show.timeZone)} · ${show.eventName}`}
             </option>
           ))}
         </select>
