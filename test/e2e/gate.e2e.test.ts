@@ -24,13 +24,19 @@ async function expectAxeClean(page: Page, screen: string): Promise<void> {
   expect(violations, `${screen}: ${JSON.stringify(violations, null, 2)}`).toEqual([]);
 }
 
+/** What a 2D scanner reads off the ticket's QR and types: the signed code once tickets have one (contract §15), else the code. */
+function qrOf(order: Awaited<ReturnType<typeof concertOrder>>): string {
+  const ticket: { code: string; signedCode?: string } | undefined = order.tickets[0];
+  return ticket?.signedCode ?? codeOf(order);
+}
+
 describe('the gate screen', () => {
   let ui: UiHarness;
   let first: string;
   let otherShow: string;
   beforeAll(async () => {
     ui = await startUi();
-    first = codeOf(await concertOrder(ui.engine, 1, 'brass-2027-03-12'));
+    first = qrOf(await concertOrder(ui.engine, 1, 'brass-2027-03-12'));
     otherShow = codeOf(await concertOrder(ui.engine, 1, 'brass-2027-03-13'));
   });
   afterAll(() => ui.close());
