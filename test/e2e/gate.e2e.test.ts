@@ -76,6 +76,10 @@ describe('the gate screen', () => {
     await page.getByRole('textbox', { name: 'Gate name' }).fill('B');
     await page.keyboard.press('Enter');
     await expectAxeClean(page, 'gate, ready');
+    // large touch targets on a phone: every control of the gate at least 44×44 CSS px
+    const small = await page.locator('main.gate').evaluate((gate) =>
+      [...gate.querySelectorAll('button, input, select')].map((control) => ({ name: control.id || control.textContent, box: control.getBoundingClientRect() })).filter(({ box }) => box.width < 44 || box.height < 44).map(({ name }) => name));
+    expect(small).toEqual([]);
 
     const admitted = page.waitForResponse((response) => response.url().endsWith('/api/v3/checkins'));
     await scan(page, first);
