@@ -43,8 +43,9 @@ describe('the gate camera', () => {
     engine = await startTestEngine();
     const order = await concertOrder(engine, 1, 'brass-2027-03-12');
     const ticket: { code: string; signedCode?: string } | undefined = order.tickets[0];
-    // what the ticket's QR carries: its signed code once tickets have one (contract §15), else its code
+    // what the ticket's QR carries: its signed code (contract §15)
     code = ticket?.signedCode ?? codeOf(order);
+    expect(code).toMatch(/^K1\./);
     dir = mkdtempSync(join(tmpdir(), 'kassa-gate-camera-'));
     const video = join(dir, 'ticket.y4m');
     writeFileSync(video, qrVideo(code));

@@ -24,9 +24,10 @@ async function expectAxeClean(page: Page, screen: string): Promise<void> {
   expect(violations, `${screen}: ${JSON.stringify(violations, null, 2)}`).toEqual([]);
 }
 
-/** What a 2D scanner reads off the ticket's QR and types: the signed code once tickets have one (contract §15), else the code. */
+/** What a 2D scanner reads off the ticket's QR and types: its signed code (contract §15). */
 function qrOf(order: Awaited<ReturnType<typeof concertOrder>>): string {
   const ticket: { code: string; signedCode?: string } | undefined = order.tickets[0];
+  expect(ticket?.signedCode).toMatch(/^K1\./);
   return ticket?.signedCode ?? codeOf(order);
 }
 
