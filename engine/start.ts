@@ -331,11 +331,14 @@ async function uiFor(uiDir: string | false | undefined, keys: Repos['keys'], tes
   const root = uiDir === undefined ? DEFAULT_UI_DIR : uiDir;
   if (root === false || !existsSync(join(root, 'index.html'))) return undefined;
   await keys.revokeNamed(keyName);
+  await keys.revokeNamed(`${keyName}:gate`);
   // Any process of this machine may read it: the kiosk's scopes only (card sales, its own orders, the sync
   // status). The box office's key comes from a staff sign-in. Every start's key shares one owner, so the
   // page's sale survives a restart.
   const { key } = await keys.create(keyName, ROLE_SCOPES.kiosk, { owner: 'kiosk' });
-  return { root, config: { apiKey: key, apiBase: '/api/v3', testTokens, staffSignIn: true, requireShift } };
+  // The gate screen (?mode=gate) checks tickets with its own key: nothing of a sale, no orders.
+  const gate = await keys.create(`${keyName}:gate`, ROLE_SCOPES.gate, { owner: 'gate' });
+  return { root, config: { apiKey: key, gateKey: gate.key, apiBase: '/api/v3', testTokens, staffSignIn: true, requireShift } };
 }
 
 function readCatalogFile(path: string): CatalogDocument {

@@ -3,6 +3,7 @@ import { Header } from './components/Header';
 import { useT } from './i18n/i18n';
 import { BoxOffice } from './screens/boxoffice/BoxOffice';
 import { Kiosk } from './screens/kiosk/Kiosk';
+import { Gate } from './screens/gate/Gate';
 import { cartStore } from './stores/cart';
 import { catalogStore } from './stores/catalog';
 import { PrinterAlert } from './screens/shared/PrinterAlert';
@@ -50,9 +51,9 @@ export function App() {
       >
         {mode === 'boxOffice' && !signingIn && <SyncBacklog t={t} />}
         {mode === 'boxOffice' && !signingIn && <DrawerIndicator />}
-        <PrinterAlert />
+        {mode !== 'gate' && <PrinterAlert />}
       </Header>
-      {mode === 'kiosk' ? <Kiosk /> : <main className="main">{signingIn ? <StaffSignIn /> : <BoxOffice />}</main>}
+      {mode === 'kiosk' ? <Kiosk /> : mode === 'gate' ? <Gate /> : <main className="main">{signingIn ? <StaffSignIn /> : <BoxOffice />}</main>}
     </div>
   );
 }

@@ -57,3 +57,8 @@ export function formatCountdown(ms: number): string {
 export function maskGiftCardCode(code: string): string {
   return `****${code.replace(/[\s-]/g, '').toUpperCase().slice(-4)}`;
 }
+
+/** A show's start in short, as the gate says it ("Sun 30 Nov, 20:00"), on the venue's clock. */
+export function formatShortDateTime(iso: string, locale: string, timeZone?: string): string {
+  return new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', ...(validZone(timeZone) && { timeZone }) }).format(new Date(iso));
+}

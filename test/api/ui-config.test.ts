@@ -54,6 +54,28 @@ describe('GET /ui-config.json', () => {
     expect((await engine.request('POST', `/orders/${sold.body.data.id}/print`, { key: body.apiKey, body: {} })).status).toBe(409);
   });
 
+  it('gives the gate screen its own key (ROLE_SCOPES.gate): the catalog, check-ins and the sync status, nothing of a sale; a CSP that runs the WebAssembly decoder and nothing broader', async () => {
+    const body = (await (await config({ 'sec-fetch-site': 'same-origin' })).json()) as { apiKey: string; gateKey: string };
+    expect(body.gateKey).toMatch(/\S{20,}/);
+    expect(body.gateKey).not.toBe(body.apiKey);
+    expect((await engine.request('GET', '/events', { key: body.gateKey })).status).toBe(200);
+    expect((await engine.request('GET', '/sync/status', { key: body.gateKey })).status).toBe(200);
+    expect((await engine.request('GET', '/occurrences/brass-2027-03-12/checkins', { key: body.gateKey })).status).toBe(200);
+    const refused = await engine.request<{ error: { code: string } }>('POST', '/checkins', { key: body.gateKey, body: { code: 'not a ticket', occurrenceId: 'brass-2027-03-12' } });
+    expect(refused.body.error.code).toMatch(/^TICKET_(INVALID|NOT_FOUND)$/);
+    for (const [method, path, scope] of [
+      ['POST', '/carts', 'carts:write'],
+      ['GET', '/orders', 'orders:read'],
+      ['PUT', '/catalog', 'catalog:write'],
+    ] as const) {
+      const denied = await engine.request<{ error: { code: string; details?: { requiredScope?: string } } }>(method, path, { key: body.gateKey, ...(method !== 'GET' && { body: {} }) });
+      expect([method, path, denied.status, denied.body.error.details?.requiredScope]).toEqual([method, path, 403, scope]);
+    }
+    const policy = (await fetch(`${engine.url}/`)).headers.get('content-security-policy') ?? '';
+    expect(policy).toContain("script-src 'self' 'wasm-unsafe-eval';");
+    expect(policy).not.toMatch(/'unsafe-eval'|'unsafe-inline'/);
+  });
+
   it.each(['cross-site', 'same-site'])('refuses a %s fetch (another page in the kiosk browser)', async (site) => {
     const response = await config({ 'sec-fetch-site': site });
     expect(response.status).toBe(403);
@@ -80,10 +102,11 @@ describe('the UI key on restart', () => {
   it('is new on each start, and the previous one stops working', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'kassa-ui-key-'));
     const first = await startTestEngine({ dataDir });
-    const firstKey = ((await (await fetch(`${first.url}/ui-config.json`)).json()) as { apiKey: string }).apiKey;
+    const { apiKey: firstKey, gateKey: firstGateKey } = (await (await fetch(`${first.url}/ui-config.json`)).json()) as { apiKey: string; gateKey: string };
     expect((await first.request('GET', '/events', { key: firstKey })).status).toBe(200);
     await first.close();
-    expect(await readNumber(first, "SELECT COUNT(*) AS n FROM api_keys WHERE name LIKE 'ui-session%' AND revoked_at IS NULL")).toBe(1);
+    // the page's key and the gate's
+    expect(await readNumber(first, "SELECT COUNT(*) AS n FROM api_keys WHERE name LIKE 'ui-session%' AND revoked_at IS NULL")).toBe(2);
 
     const second = await startTestEngine({ dataDir });
     try {
@@ -91,6 +114,7 @@ describe('the UI key on restart', () => {
       expect(secondKey).not.toBe(firstKey);
       expect((await second.request('GET', '/events', { key: secondKey })).status).toBe(200);
       expect((await second.request('GET', '/events', { key: firstKey })).status).toBe(401);
+      expect((await second.request('GET', '/events', { key: firstGateKey })).status).toBe(401);
     } finally {
       await second.close();
       rmSync(dataDir, { recursive: true, force: true });

@@ -11,6 +11,8 @@ import { EngineError } from '../../domain/errors';
 export interface UiConfig {
   /** the kiosk's key (ROLE_SCOPES.kiosk): card sales only; the box office signs in for its own (staff-sessions.ts) */
   apiKey: string;
+  /** the gate screen's key (ROLE_SCOPES.gate, `?mode=gate`): the catalog, check-ins, the sync status */
+  gateKey: string;
   apiBase: string;
   testTokens: readonly string[];
   /** POST /api/v3/staff-sessions is there: the box office asks for the staff PIN */
@@ -26,7 +28,8 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
 export const UI_CSP = [
   "default-src 'self'",
-  "script-src 'self'",
+  // 'wasm-unsafe-eval': the gate's barcode decoder (ZXing-C++ in WebAssembly, served from 'self'); no eval of scripts
+  "script-src 'self' 'wasm-unsafe-eval'",
   "style-src 'self'",
   // the catalog's pictures (engine/domain/image-url.ts): https: and data:image/ URLs only
   "img-src 'self' data: https:",

@@ -3,6 +3,7 @@ import { retryDelay, type Outcome } from './retry';
 import type { Cart, CreateCart, ErrorBody, StaffSession, Event, Holdings, Inventory, Location, Order, Payment, Money, PdfSize, PrintBody, PrintJob, Printer, SyncConflict, SyncStatus } from './types';
 import type { GiftCardQuote, GiftCardView, OrdersSummary } from './types';
 import type { CashMovement, Shift, ShiftPrintBody, ShiftPrintJob, ShiftReport } from './types';
+import type { CheckinBody, CheckinCounts, CheckinResult } from './types';
 
 /**
  * The UI's only way to the engine: its localhost HTTP API, typed by the engine's schemas. Answers in the
@@ -209,10 +210,16 @@ export function createClient(options: ClientOptions) {
     /** the X or Z report on the receipt printer: a print job (202) */
     printShift: (shiftId: string, body: ShiftPrintBody = {}) => data(request<{ data: ShiftPrintJob }>('POST', `${s(shiftId)}/print`, write(body))),
     shiftPrintJob: (jobId: string) => data(request<{ data: ShiftPrintJob }>('GET', `/print-jobs/${encodeURIComponent(jobId)}`, read)),
+    // checking tickets at the door (contract §15): a refusal is the answer itself, said at once, never retried
+    checkIn: (body: CheckinBody) => data(request<{ data: CheckinResult }>('POST', '/checkins', { ...write(body), once: true, timeoutMs: 5000 })),
+    checkinCounts: (occurrenceId: string) =>
+      data(request<{ data: CheckinCounts }>('GET', `/occurrences/${encodeURIComponent(occurrenceId)}/checkins`, { ...read, once: true, timeoutMs: 5000 })),
     holdings: () => data(request<{ data: Holdings }>('GET', '/sync/holdings', { ...read, once: true, timeoutMs: 3000 })),
     giveBack: (occurrenceId?: string) => data(request<{ data: Holdings }>('POST', '/sync/holdings/give-back', write(occurrenceId === undefined ? {} : { occurrenceId }))),
     retryConflict: (id: number) => data(request<{ data: SyncConflict }>('POST', `/sync/conflicts/${id}/retry`, write())),
     resolveConflict: (id: number, note: string) => data(request<{ data: SyncConflict }>('POST', `/sync/conflicts/${id}/resolve`, write({ note }))),
+    /** a hub's DUPLICATE_ENTRY (kind `checkin`, issue #26): resolved with a note, never retried (nothing was refused) */
+    resolveCheckinConflict: (id: number, note: string) => data(request<{ data: SyncConflict }>('POST', `/sync/checkin-conflicts/${id}/resolve`, write({ note }))),
   };
 }
 

@@ -49,3 +49,6 @@ export type CashMovement = CashMovementSchema;
 export type ShiftReport = ShiftReportSchema;
 /** POST /shifts/{id}/print answers the queued job of the report (contract §12): a print job with `shiftId`. */
 export type { PrintJob as ShiftPrintJob, ShiftPrintBody } from '../../../engine/contract/printing';
+
+// Checking tickets at the door (contract §15)
+export type { CheckinBody, CheckinCounts, CheckinResult } from '../../../engine/contract/checkin';

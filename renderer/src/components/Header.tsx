@@ -53,7 +53,7 @@ export function Header({ t, online, reconnecting = false, waiting, keyRejected =
           </select>
         </label>
       )}
-      {mode === 'boxOffice' && (
+      {mode !== 'kiosk' && (
         <label className="setting">
           {t('settings.language')}
           <select value={language} onChange={(event) => onLanguage(event.target.value === 'de' ? 'de' : event.target.value === 'fr' ? 'fr' : 'en')}>

@@ -1,7 +1,7 @@
 import QRCode from 'qrcode';
 import { useEffect, useState } from 'react';
 
-/** A ticket code as a QR image (an SVG data URL: no inline style or script needed). */
+/** A ticket's code as a QR image (an SVG data URL: no inline style or script needed). */
 export function QrCode({ text, label }: { text: string; label: string }) {
   const [src, setSrc] = useState<string | null>(null);
   useEffect(() => {
@@ -15,4 +15,12 @@ export function QrCode({ text, label }: { text: string; label: string }) {
     };
   }, [text]);
   return src ? <img className="qr" src={src} alt={label} width={160} height={160} /> : <span className="qr-pending">{text}</span>;
+}
+
+/**
+ * What a ticket's QR code says (contract §15): its signed code when it has one (a gate checks it by its signature
+ * alone, offline), else its 20-character code (tickets sold before signed codes).
+ */
+export function ticketQrText(ticket: { code: string; signedCode?: string | undefined }): string {
+  return ticket.signedCode ?? ticket.code;
 }

@@ -114,6 +114,7 @@ export const de: Record<MessageKey, string> = {
   'sync.order': 'Bestellung {id}',
   'sync.kind.order': 'Verkauf',
   'sync.kind.cancel': 'Stornierung',
+  'sync.kind.checkin': 'doppelter Einlass',
   'sync.refused': 'Oben abgelehnt: {code}',
   'sync.retry': 'Erneut senden',
   'sync.note': 'Notiz zur Lösung',

@@ -113,6 +113,7 @@ export const en = {
   'sync.order': 'Order {id}',
   'sync.kind.order': 'sale',
   'sync.kind.cancel': 'cancellation',
+  'sync.kind.checkin': 'double entry at the door',
   'sync.refused': 'Refused upstream: {code}',
   'sync.retry': 'Send again',
   'sync.note': 'Resolution note',

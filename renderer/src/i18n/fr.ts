@@ -114,6 +114,7 @@ export const fr: Record<MessageKey, string> = {
   'sync.order': 'Commande {id}',
   'sync.kind.order': 'vente',
   'sync.kind.cancel': 'annulation',
+  'sync.kind.checkin': 'entrée en double',
   'sync.refused': 'Refusée en amont : {code}',
   'sync.retry': 'Renvoyer',
   'sync.note': 'Note de résolution',

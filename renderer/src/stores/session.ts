@@ -9,7 +9,8 @@ import { api } from '../api/service';
  * reload or a crashed renderer does not ask again. A 401 with it (lapsed after 12 h, or revoked) asks again,
  * and the sale on screen stays (every staff key's carts are the box office's).
  */
-export type Mode = 'boxOffice' | 'kiosk';
+/** `gate`: the door's ticket check (`?mode=gate`, contract §15), with the page's gate key */
+export type Mode = 'boxOffice' | 'kiosk' | 'gate';
 export type Language = 'en' | 'de' | 'fr';
 
 export interface SignInState {
@@ -45,7 +46,7 @@ export interface SessionState {
   testTokens: readonly string[];
   /** kiosk: seconds without a touch before "still there?" */
   idleSeconds: number;
-  /** the page's own key (ui-config): the kiosk's */
+  /** the page's own key (ui-config): the kiosk's, or the gate's in gate mode */
   uiKey: string;
   /** the engine asks the box office to sign in (ui-config `staffSignIn`) */
   staffSignIn: boolean;
@@ -136,8 +137,8 @@ export const sessionStore = createStore<SessionState>()((set, get) => ({
     set({ uiKey: key });
   },
   languageChosen(language) {
-    // Staff keep their language; a kiosk customer's choice lasts for their sale only.
-    if (get().mode === 'boxOffice') save('language', language);
+    // Staff (box office, gate) keep their language; a kiosk customer's choice lasts for their sale only.
+    if (get().mode !== 'kiosk') save('language', language);
     setLang(language);
     set({ language });
   },
@@ -150,7 +151,7 @@ export const sessionStore = createStore<SessionState>()((set, get) => ({
 
 /** Settings from the URL (?mode=kiosk&lang=de&idle=20) win over the saved ones, which win over the defaults. */
 export function initSession(
-  config: { apiKey: string; testTokens: readonly string[]; mode?: Mode; modeLocked?: boolean; staffSignIn?: boolean },
+  config: { apiKey: string; gateKey?: string; testTokens: readonly string[]; mode?: Mode; modeLocked?: boolean; staffSignIn?: boolean },
   search: URLSearchParams,
 ): void {
   const mode = config.modeLocked ? config.mode : (search.get('mode') ?? config.mode ?? saved('mode'));
@@ -161,15 +162,20 @@ export function initSession(
   const isLanguage = (value: string | null): value is Language => value === 'de' || value === 'fr' || value === 'en';
   sessionStore.setState({
     testTokens: config.testTokens,
-    ...(mode === 'kiosk' || mode === 'boxOffice' ? { mode } : {}),
+    ...(mode === 'kiosk' || mode === 'boxOffice' || mode === 'gate' ? { mode } : {}),
     ...(isLanguage(language) ? { language } : {}),
     ...(isLanguage(fromUrl) ? { homeLanguage: fromUrl } : {}),
     ...(Number.isInteger(idle) && idle > 0 ? { idleSeconds: idle } : {}),
-    uiKey: config.apiKey,
+    uiKey: pageKey(config, mode),
     staffSignIn: config.staffSignIn === true,
     staffKey: config.staffSignIn === true ? savedStaffKey() : null,
   });
   document.documentElement.lang = sessionStore.getState().language;
+}
+
+/** The page's own key for a mode: the gate's on the gate screen (the kiosk's where the engine gave none), else the kiosk's. */
+export function pageKey(config: { apiKey: string; gateKey?: string }, mode: string | null | undefined): string {
+  return mode === 'gate' ? (config.gateKey ?? config.apiKey) : config.apiKey;
 }
 
 export const useSession = <T>(selector: (state: SessionState) => T): T => useStore(sessionStore, selector);

@@ -9,7 +9,8 @@ import { connectivityStore, useConnectivity } from '../../stores/connectivity';
 
 /**
  * The conflict inbox: orders the upstream refused for good (sold out there, price changed, …). The local
- * order and its tickets stay valid; staff send it again or mark it resolved with a note.
+ * order and its tickets stay valid; staff send it again or mark it resolved with a note. At a hub it also lists
+ * tickets admitted twice (kind `checkin`), which are only resolved.
  */
 export function SyncInbox({ onBack }: { onBack(): void }) {
   const t = useT();
@@ -39,8 +40,8 @@ export function SyncInbox({ onBack }: { onBack(): void }) {
             <ConflictItem
               key={conflict.id}
               conflict={conflict}
-              onRetry={() => act(() => api().retryConflict(conflict.id))}
-              onResolve={(note) => act(() => api().resolveConflict(conflict.id, note))}
+              {...(!isCheckin(conflict) && { onRetry: () => act(() => api().retryConflict(conflict.id)) })}
+              onResolve={(note) => act(() => (isCheckin(conflict) ? api().resolveCheckinConflict(conflict.id, note) : api().resolveConflict(conflict.id, note)))}
             />
           ))}
         </ul>
@@ -49,21 +50,31 @@ export function SyncInbox({ onBack }: { onBack(): void }) {
   );
 }
 
-function ConflictItem({ conflict, onRetry, onResolve }: { conflict: SyncConflict; onRetry(): void; onResolve(note: string): void }) {
+/**
+ * A hub's DUPLICATE_ENTRY (a ticket admitted at two gates while offline, issue #26): nothing to send again, so no
+ * Retry; staff note what they found and resolve it.
+ */
+function isCheckin(conflict: { kind: string }): boolean {
+  return conflict.kind === 'checkin';
+}
+
+function ConflictItem({ conflict, onRetry, onResolve }: { conflict: SyncConflict; onRetry?: () => void; onResolve(note: string): void }) {
   const t = useT();
   const locale = useLocale();
   const [note, setNote] = useState('');
   return (
     <li className="conflict" aria-label={t('sync.order', { id: conflict.orderId })}>
       <p>
-        <strong>{t('sync.order', { id: conflict.orderId })}</strong> — {t(conflict.kind === 'cancel' ? 'sync.kind.cancel' : 'sync.kind.order')}
+        <strong>{t('sync.order', { id: conflict.orderId })}</strong> — {t(conflict.kind === 'cancel' ? 'sync.kind.cancel' : isCheckin(conflict) ? 'sync.kind.checkin' : 'sync.kind.order')}
         {conflict.at && <> · {formatDateTime(conflict.at, locale)}</>}
       </p>
       <p className="code">{t('sync.refused', { code: conflict.code })}</p>
       {conflict.message && <p className="hint">{conflict.message}</p>}
-      <button type="button" onClick={onRetry}>
-        {t('sync.retry')}
-      </button>
+      {onRetry && (
+        <button type="button" onClick={onRetry}>
+          {t('sync.retry')}
+        </button>
+      )}
       <form
         onSubmit={(event) => {
           event.preventDefault();

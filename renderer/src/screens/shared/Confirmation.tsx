@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { Order } from '../../api/types';
-import { QrCode } from '../../components/QrCode';
+import { QrCode, ticketQrText } from '../../components/QrCode';
 import { ReceiptLines } from '../../components/ReceiptLines';
 import { TotalLine } from '../../components/TotalLine';
 import { formatMoney, maskGiftCardCode } from '../../format';
@@ -95,7 +95,7 @@ export function Confirmation({ order, onNewSale, returnInSeconds, returnInSecond
           <ul className="ticket-codes">
             {order.tickets.map((ticket) => (
               <li key={ticket.id} className="ticket">
-                <QrCode text={ticket.code} label={t('confirm.ticket', { code: ticket.code })} />
+                <QrCode text={ticketQrText(ticket)} label={t('confirm.ticket', { code: ticket.code })} />
                 <span className="code">{ticket.code}</span>
                 {show && (
                   <span className="ticket-show">
