@@ -148,17 +148,22 @@ async function sell(url: string, key: string, count: number): Promise<Ticket[]> 
   return tickets.slice(0, count);
 }
 
-/** Waits until the terminal lists every ticket key of its hub (its first pull), so that it verifies the hub's signed codes too. */
+/**
+ * Waits until the terminal lists every ticket key of its hub (its first pull), so that it verifies the hub's signed
+ * codes too. A build without signed codes (no `GET /ticket-keys`) has nothing to wait for.
+ */
 async function waitForKeys(terminalUrl: string, gateKey: string, hubUrl: string, hubKey: string): Promise<void> {
   const ids = async (url: string, key: string) => {
     const answer = await fetch(`${url}/api/v3/ticket-keys`, { headers: { 'x-svc-api-key': key } });
+    if (answer.status === 404) return undefined;
     if (!answer.ok) throw new Error(`GET /ticket-keys: ${answer.status} ${await answer.text()}`);
     return ((await answer.json()) as { data: { keyId: string }[] }).data.map((k) => k.keyId);
   };
   const wanted = await ids(hubUrl, hubKey);
+  if (wanted === undefined) return;
   const deadline = performance.now() + 60_000;
   for (;;) {
-    const known = new Set(await ids(terminalUrl, gateKey));
+    const known = new Set(await ids(terminalUrl, gateKey) ?? []);
     if (wanted.every((id) => known.has(id))) return;
     if (performance.now() > deadline) throw new Error(`check-in scenario: the terminal has not learned the hub's ticket keys within 60 s (${wanted.join(', ')})`);
     await new Promise((resolve) => setTimeout(resolve, 100));
