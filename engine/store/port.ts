@@ -5,6 +5,7 @@ import type { CatalogRepo } from './catalog-repo';
 import type { createCatalogNames } from './catalog-names';
 import type { createCatalogReader } from './catalog-reader';
 import type { ChannelRepo } from './channel-repo';
+import type { CheckinConflictRepo } from './checkin-conflict-repo';
 import type { CheckoutRepo } from './checkout-repo';
 import type { GiftCardRepo } from './gift-card-repo';
 import type { HoldingRepo } from './holding-repo';
@@ -63,6 +64,8 @@ export interface Repos {
   readonly terminalJournals: Async<TerminalJournalRepo>;
   /** a terminal's journal on its way to the hub (issue #25) */
   readonly journalSync: Async<JournalSyncRepo>;
+  /** a hub's DUPLICATE_ENTRY conflicts of terminals' offline check-ins (issue #26) */
+  readonly checkinConflicts: Async<CheckinConflictRepo>;
 }
 
 export interface TransactionOptions {

@@ -12,6 +12,7 @@ import { relaxSynchronous, type Db } from './db';
 import { groupCommit, type Durability } from './durability';
 import { createHoldingRepo } from './holding-repo';
 import { createImportRepo } from './import-repo';
+import { createCheckinConflictRepo } from './checkin-conflict-repo';
 import { createJournalRepo } from './journal-repo';
 import { createKeyRepo } from './key-repo';
 import { createOrderLanguageRepo } from './order-language-repo';
@@ -69,6 +70,7 @@ export function createSqliteStore(db: Db, options: { groupCommit?: boolean; mast
     stock: createStockRepo(db),
     terminalJournals: createTerminalJournalRepo(db),
     journalSync: createJournalSyncRepo(db),
+    checkinConflicts: createCheckinConflictRepo(db),
   };
   const writer = createCatalogWriter(db);
 
