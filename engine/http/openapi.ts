@@ -74,7 +74,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /api/v3/hub/ticket-keys': 'learnTerminalTicketKeys',
   'POST /api/v3/hub/checkins': 'checkInForTerminal',
   'POST /api/v3/hub/checkins/import': 'importTerminalCheckins',
-  'GET /api/v3/hub/occurrences/{occurrenceId}/checkins': 'getCheckinCountsForTerminal',
+  'GET /api/v3/hub/occurrences/{id}/checkins': 'getCheckinCountsForTerminal',
   'POST /api/v3/orders': 'placeOrder',
   'GET /api/v3/orders': 'listOrders',
   'GET /api/v3/orders/summary': 'summarizeOrders',
