@@ -58,6 +58,7 @@ const featureEdges = {
   staff: [],
   journal: [],
   shifts: ['journal'],
+  checkins: [],
   shared: [],
 };
 const featureNames = Object.keys(featureEdges);

@@ -91,6 +91,13 @@ export const ERROR_CATALOGUE = {
   // a terminal's journal at its hub (issue #25, contract §14): POST /hub/journal
   JOURNAL_GAP: row('CONFLICT_ERROR', 409),
   JOURNAL_CHAIN_BROKEN: row('CONFLICT_ERROR', 409),
+  // checking tickets at the door (issue #26, contract §15); NOT_CHECKED_IN is ours (an "out" of a ticket not inside)
+  TICKET_INVALID: row('INVALID_REQUEST_ERROR', 400),
+  TICKET_NOT_FOUND: row('NOT_FOUND_ERROR', 404),
+  TICKET_CANCELLED: row('RESOURCE_GONE_ERROR', 410),
+  TICKET_WRONG_OCCURRENCE: row('CONFLICT_ERROR', 409),
+  ALREADY_CHECKED_IN: row('CONFLICT_ERROR', 409),
+  NOT_CHECKED_IN: row('CONFLICT_ERROR', 409),
 } as const satisfies Record<string, CatalogueRow>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

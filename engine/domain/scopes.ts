@@ -20,6 +20,7 @@ export const SCOPES = [
   'orders:import',
   'sync',
   'sync:status',
+  'checkin',
   'admin',
 ] as const;
 export type Scope = (typeof SCOPES)[number];

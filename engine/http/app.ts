@@ -24,6 +24,8 @@ import { cartRoutes } from './routes/carts';
 import { catalogRoutes } from './routes/catalog';
 import { systemRoutes } from './routes/system';
 import { giftCardRoutes, hubGiftCardRoutes } from './routes/gift-cards';
+import { checkinRoutes } from './routes/checkins';
+import type { CheckinHub } from '../checkins/hub-port';
 import { hubRoutes } from './routes/hub';
 import { hubJournalRoutes } from './routes/hub-journal';
 import { orderRoutes } from './routes/orders';
@@ -54,6 +56,8 @@ export interface AppOptions {
   readonly sync: () => SyncSource | undefined;
   /** at a terminal: its hub, where gift cards live (read, held) within the request (issue #24) */
   readonly giftCardHub?: HubGiftCards;
+  /** at a terminal whose hub offers check-ins: where check-ins are decided while online (issue #26) */
+  readonly checkinHub?: CheckinHub;
   readonly logger: FastifyBaseLogger;
   /** requests per second per API key (burst the same); 0 turns limiting off */
   readonly rateLimit: number;
@@ -162,6 +166,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(shiftRoutes, { ctx: options.ctx });
       await api.register(shiftOutputRoutes, { ctx: options.ctx, printing: options.printing.printing });
       await api.register(holdingRoutes, { ctx: options.ctx, allocator: options.allocator ?? (() => undefined) });
+      await api.register(checkinRoutes, { ctx: options.ctx, checkinHub: options.checkinHub });
       if (options.staffPinHash !== undefined) await api.register(staffSessionRoutes, { keys: options.keys, pinHash: options.staffPinHash, now: options.ctx.now });
     },
     { prefix: '/api/v3' },

@@ -69,6 +69,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /api/v3/gift-cards/{code}': 'getGiftCard',
   'POST /api/v3/hub/gift-card-holds': 'holdGiftCards',
   'POST /api/v3/hub/gift-card-holds/{reference}/release': 'releaseGiftCardHolds',
+  'POST /api/v3/checkins': 'checkIn',
+  'GET /api/v3/occurrences/{id}/checkins': 'getCheckinCounts',
   'POST /api/v3/hub/journal': 'storeTerminalJournal',
   'GET /api/v3/hub/journal': 'listTerminalJournal',
   'POST /api/v3/hub/ticket-keys': 'learnTerminalTicketKeys',

@@ -7,6 +7,7 @@ import type { createCatalogReader } from './catalog-reader';
 import type { ChannelRepo } from './channel-repo';
 import type { CheckinConflictRepo } from './checkin-conflict-repo';
 import type { CheckoutRepo } from './checkout-repo';
+import type { CheckinRepo } from './checkin-repo';
 import type { GiftCardRepo } from './gift-card-repo';
 import type { HoldingRepo } from './holding-repo';
 import type { JournalRepo } from './journal-repo';
@@ -64,6 +65,8 @@ export interface Repos {
   readonly terminalJournals: Async<TerminalJournalRepo>;
   /** a terminal's journal on its way to the hub (issue #25) */
   readonly journalSync: Async<JournalSyncRepo>;
+  /** check-ins at the door and who is inside (issue #26, contract §15) */
+  readonly checkins: Async<CheckinRepo>;
   /** a hub's DUPLICATE_ENTRY conflicts of terminals' offline check-ins (issue #26) */
   readonly checkinConflicts: Async<CheckinConflictRepo>;
 }
@@ -135,6 +138,12 @@ export interface Locks {
    * appends; held until the commit, so entries are numbered and chained one writer at a time across processes
    */
   journalHead(): Promise<void>;
+  /**
+   * a ticket (issue #26), by its 20-character code: a check-in takes it before it reads the ticket's presence, so
+   * two processes admitting one ticket decide one after the other (PostgreSQL: an advisory lock of the code).
+   * Check-ins take no other lock; were one to, this one comes after inventory and before the journal head
+   */
+  ticket(code: string): Promise<void>;
   /** an advisory lock for a name (e.g. one terminal's allocation requests), until the transaction ends */
   named(name: string): Promise<void>;
   /**

@@ -7,6 +7,7 @@ import { createCatalogRepo } from './catalog-repo';
 import { createCatalogWriter } from './catalog-writer';
 import { createChannelRepo } from './channel-repo';
 import { createCheckoutRepo } from './checkout-repo';
+import { createCheckinRepo } from './checkin-repo';
 import { createGiftCardRepo } from './gift-card-repo';
 import { relaxSynchronous, type Db } from './db';
 import { groupCommit, type Durability } from './durability';
@@ -70,6 +71,7 @@ export function createSqliteStore(db: Db, options: { groupCommit?: boolean; mast
     stock: createStockRepo(db),
     terminalJournals: createTerminalJournalRepo(db),
     journalSync: createJournalSyncRepo(db),
+    checkins: createCheckinRepo(db),
     checkinConflicts: createCheckinConflictRepo(db),
   };
   const writer = createCatalogWriter(db);
@@ -97,6 +99,7 @@ export function createSqliteStore(db: Db, options: { groupCommit?: boolean; mast
     giftCards: () => Promise.resolve(),
     inventory: () => Promise.resolve(),
     journalHead: () => Promise.resolve(),
+    ticket: () => Promise.resolve(),
     named: () => Promise.resolve(),
     tryNamed: () => Promise.resolve(true),
   };

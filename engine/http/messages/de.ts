@@ -59,4 +59,10 @@ export const de: Record<ErrorCode, string> = {
   SHIFT_NOT_OPEN: 'Keine Schicht geöffnet: Bitte zuerst die Kassenlade mit dem Wechselgeld öffnen, bevor Bargeld angenommen oder ausgezahlt wird.',
   SHIFT_CLOSED: 'Diese Schicht ist abgeschlossen; ihr Z-Bericht ändert sich nicht mehr.',
   INSUFFICIENT_CASH: 'Eine Entnahme kann nicht höher sein als das Bargeld, das jetzt in der Kassenlade sein sollte.',
+  TICKET_INVALID: 'Das ist kein gültiger Ticket-Code: Er ist fehlerhaft, oder seine Signatur stimmt nicht.',
+  TICKET_NOT_FOUND: 'Dieser Ticket-Code ist hier unbekannt. Bitte den Code prüfen und erneut versuchen.',
+  TICKET_CANCELLED: 'Dieses Ticket wurde storniert und berechtigt nicht zum Einlass.',
+  TICKET_WRONG_OCCURRENCE: 'Dieses Ticket gilt für eine andere Vorstellung (Beginn {startsAt}).',
+  ALREADY_CHECKED_IN: 'Dieses Ticket ist bereits eingelassen: um {at} am Eingang {gate}.',
+  NOT_CHECKED_IN: 'Dieses Ticket ist nicht eingelassen und kann daher nicht auschecken.',
 };

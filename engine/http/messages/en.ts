@@ -59,4 +59,10 @@ export const en: Record<ErrorCode, string> = {
   SHIFT_NOT_OPEN: 'No shift is open: open the drawer with its float before taking or giving back cash.',
   SHIFT_CLOSED: 'This shift is closed; its Z report no longer changes.',
   INSUFFICIENT_CASH: 'A pay-out cannot be larger than the cash the drawer should hold now.',
+  TICKET_INVALID: 'This is not a valid ticket code: it is malformed, or its signature does not check out.',
+  TICKET_NOT_FOUND: 'This ticket code is unknown here. Check the code and try again.',
+  TICKET_CANCELLED: 'This ticket was cancelled and does not admit.',
+  TICKET_WRONG_OCCURRENCE: 'This ticket is for another show (starting {startsAt}).',
+  ALREADY_CHECKED_IN: 'This ticket is already inside: it went in at {at} at gate {gate}.',
+  NOT_CHECKED_IN: 'This ticket is not inside, so it cannot go out.',
 };

@@ -59,4 +59,10 @@ export const fr: Record<ErrorCode, string> = {
   SHIFT_NOT_OPEN: 'Aucune session n’est ouverte : ouvrez le tiroir avec son fonds de caisse avant d’encaisser ou de rendre des espèces.',
   SHIFT_CLOSED: 'Cette session est clôturée ; son rapport Z ne change plus.',
   INSUFFICIENT_CASH: 'Un retrait ne peut pas dépasser les espèces que le tiroir devrait contenir maintenant.',
+  TICKET_INVALID: 'Ce n’est pas un code de billet valide : il est mal formé, ou sa signature ne correspond pas.',
+  TICKET_NOT_FOUND: 'Ce code de billet est inconnu ici. Vérifiez le code et réessayez.',
+  TICKET_CANCELLED: 'Ce billet a été annulé et ne donne pas accès.',
+  TICKET_WRONG_OCCURRENCE: 'Ce billet est pour une autre séance (début {startsAt}).',
+  ALREADY_CHECKED_IN: 'Ce billet est déjà entré : à {at}, par l’entrée {gate}.',
+  NOT_CHECKED_IN: 'Ce billet n’est pas entré, il ne peut donc pas sortir.',
 };

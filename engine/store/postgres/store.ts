@@ -13,6 +13,7 @@ import { createPgCatalogRepo } from './catalog-repo';
 import { createPgCatalogWriter } from './catalog-writer';
 import { createPgChannelRepo } from './channel-repo';
 import { createPgCheckoutRepo } from './checkout-repo';
+import { createPgCheckinRepo } from './checkin-repo';
 import { openPostgres, type PostgresOptions } from './connect';
 import { createPgGiftCardRepo } from './gift-card-repo';
 import { createPgHoldingRepo } from './holding-repo';
@@ -76,6 +77,7 @@ export async function createPostgresStore(url: string, options: PostgresOptions 
     stock: createPgStockRepo(q),
     terminalJournals: createPgTerminalJournalRepo(q),
     journalSync: createPgJournalSyncRepo(q),
+    checkins: createPgCheckinRepo(q),
     checkinConflicts: createPgCheckinConflictRepo(q),
   });
   const autocommit: Queryable = { query: (text, values) => unavailableOnFailure(() => textRefused(() => pool.query(text, values))) };
@@ -149,6 +151,7 @@ function locksOn(client: Queryable): Locks {
     inventory: (occurrenceId, itemIds) =>
       rows('SELECT 1 FROM inventory_items WHERE occurrence_id = $1 AND id = ANY($2::text[]) ORDER BY id FOR UPDATE', [occurrenceId, [...itemIds]]),
     journalHead: () => rows('SELECT 1 FROM journal_head WHERE id = 1 FOR UPDATE', []),
+    ticket: (code) => advisory(client, `ticket\n${code}`),
     named: (name) => advisory(client, name),
     tryNamed: async (name) => {
       const { rows } = await client.query<{ held: boolean }>('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS held', [`kassa\n${name}`]);

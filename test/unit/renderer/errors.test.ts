@@ -76,6 +76,13 @@ const EXPECTED_BY_CODE: Readonly<Record<string, Recovery>> = {
   // a terminal's journal at its hub (issue #25): answered to a terminal's sync worker, never to a page; by type
   JOURNAL_GAP: 'refresh',
   JOURNAL_CHAIN_BROKEN: 'refresh',
+  // checking tickets at the door (issue #26): the gate screen shows its own verdicts; elsewhere by type
+  TICKET_INVALID: 'fix-input',
+  TICKET_NOT_FOUND: 'refresh',
+  TICKET_CANCELLED: 'start-over',
+  TICKET_WRONG_OCCURRENCE: 'refresh',
+  ALREADY_CHECKED_IN: 'refresh',
+  NOT_CHECKED_IN: 'refresh',
 };
 
 /** Codes the UI handles specifically, whatever type they arrive with (errors.ts BY_CODE). */

@@ -1,0 +1,147 @@
+import type { CheckinResult } from '../contract/checkin';
+import { decidePresence, DEFAULT_GATE, presenceAfter, type CheckinDirection, type Presence } from '../domain/checkin';
+import { EngineError } from '../domain/errors';
+import type { NameLanguage } from '../domain/names';
+import type { Clock, Durability, Storage, Syncing } from '../shared/context';
+import { uuidV7 } from '../shared/ids';
+import type { CheckinRow, PresenceRow } from '../store/checkin-repo';
+import type { Tx } from '../store/port';
+import type { CheckinHub } from './hub-port';
+import { localizeCheckin } from './localize';
+import { orderOfScanned, readTicketCode, type Scanned } from './read-code';
+
+/**
+ * POST /checkins (issue #26, contract §15): a ticket at the door. Decided in one short transaction that holds the
+ * ticket's lock (Locks.ticket) from reading where the ticket is until its check-in is stored, so two gates — two
+ * processes on one PostgreSQL database — never both admit it. Refused check-ins are not stored.
+ */
+
+/** A check-in as asked for (the request's body, and at a hub the terminal it came from). */
+export interface CheckinRequest {
+  readonly code: string;
+  readonly occurrenceId?: string | undefined;
+  readonly direction?: CheckinDirection | undefined;
+  readonly gate?: string | undefined;
+  /** made where the check-in is decided; given when a terminal asks its hub */
+  readonly id?: string | undefined;
+  /** at a hub: the terminal the check-in came from */
+  readonly source?: string | undefined;
+}
+
+/** A check-in read and ready to decide: the code verified (outside the transaction: a key ring may read the store). */
+export interface DecideInput {
+  readonly id: string;
+  readonly scanned: Scanned;
+  readonly occurrenceId?: string | undefined;
+  readonly direction: CheckinDirection;
+  readonly gate: string;
+  readonly source?: string | undefined;
+}
+
+/** A decision, its names as the catalog stores them, with what naming it in another language needs. */
+export interface Decided {
+  readonly result: CheckinResult;
+  readonly eventId: string;
+  readonly areaId: string | null;
+}
+
+type CheckInDeps = Storage & Clock & Syncing & Durability;
+
+/**
+ * A check-in, answered in `language`. At a terminal with a hub (`hub`), the hub decides within the request and
+ * its decision is recorded here as synced; when the hub is offline (or there is none) this engine decides alone.
+ * A hub's refusal is thrown as it came.
+ */
+export async function checkIn(ctx: CheckInDeps, hub: CheckinHub | undefined, input: CheckinRequest, language: NameLanguage): Promise<CheckinResult> {
+  const id = input.id ?? uuidV7();
+  const direction = input.direction ?? 'in';
+  const gate = input.gate ?? DEFAULT_GATE;
+  if (hub !== undefined) {
+    const asked = await hub.checkIn({ id, code: input.code, occurrenceId: input.occurrenceId, direction, gate }, language);
+    if ('refused' in asked) throw asked.refused;
+    if ('answer' in asked) {
+      await recordHubAnswer(ctx, id, input.code, asked.answer, direction);
+      return asked.answer;
+    }
+  }
+  const scanned = await readTicketCode(ctx, input.code);
+  const decided = await ctx.store.transaction((tx) => decideCheckInIn(ctx, tx, { id, scanned, occurrenceId: input.occurrenceId, direction, gate, source: input.source }));
+  // a person is let in on this answer: it is on the disk first
+  await ctx.whenDurable();
+  return localizeCheckin(ctx, decided, language);
+}
+
+/**
+ * Decides a check-in in the caller's transaction and stores it when accepted: 404 TICKET_NOT_FOUND (a 20-character
+ * code not sold here), 410 TICKET_CANCELLED (revoked, or its order cancelled here), 404 RESOURCE_NOT_FOUND (an
+ * `occurrenceId` the catalog does not have), 409 TICKET_WRONG_OCCURRENCE, 409 ALREADY_CHECKED_IN, 409
+ * NOT_CHECKED_IN. A signed code needs no ticket row: its signature was checked. Synced: with an upstream the
+ * check-in still has to go there (0), without one there is nothing to send (1).
+ */
+export async function decideCheckInIn(ctx: Clock & Syncing, tx: Tx, input: DecideInput): Promise<Decided> {
+  const code = input.scanned.code;
+  await tx.locks.ticket(code);
+  const row = await tx.checkins.ticket(code);
+  const signed = input.scanned.kind === 'signed' ? input.scanned.ticket : undefined;
+  if (!row && !signed) throw new EngineError('TICKET_NOT_FOUND', { param: 'code' });
+  if (row?.status === 'cancelled') throw new EngineError('TICKET_CANCELLED', { param: 'code' });
+  const occurrenceId = signed?.occurrenceId ?? row?.occurrenceId ?? '';
+  const show = await tx.checkins.show(occurrenceId);
+  if (input.occurrenceId !== undefined && input.occurrenceId !== occurrenceId) {
+    if (!await tx.checkins.show(input.occurrenceId)) throw new EngineError('RESOURCE_NOT_FOUND', { param: 'occurrenceId' });
+    throw new EngineError('TICKET_WRONG_OCCURRENCE', { param: 'occurrenceId', details: { occurrenceId, ...(show && { startsAt: show.startsAt }) } });
+  }
+  // a genuine ticket of a show this engine's catalog does not have: nothing to admit it to
+  if (!show) throw new EngineError('TICKET_NOT_FOUND', { param: 'code', details: { reason: 'unknown_occurrence', occurrenceId } });
+  const presence = await tx.checkins.presence(code);
+  const result = decidePresence(presence, input.direction);
+  const at = new Date(ctx.now()).toISOString();
+  const areaId = signed?.areaId ?? row?.areaId ?? null;
+  const area = signed ? (await tx.checkins.area(occurrenceId, signed.areaId))?.area : row?.area;
+  const seat = signed ? signed.seat : row?.seat ?? null;
+  await tx.checkins.record(
+    { id: input.id, ticketCode: code, orderId: signed?.orderId ?? row?.orderId ?? '', occurrenceId, direction: input.direction, gate: input.gate, at,
+      source: input.source ?? null, synced: !ctx.syncing },
+    presenceAfter(presence, input.direction, at, input.gate),
+  );
+  return {
+    result: {
+      result,
+      ticket: { code, eventName: show.eventName, occurrenceId, startsAt: show.startsAt, area: area ?? '', ...(seat !== null && { seat }) },
+      at,
+      gate: input.gate,
+    },
+    eventId: show.eventId,
+    areaId,
+  };
+}
+
+/** What recordCheckInIn tells its caller: whether it stored anything, and where the ticket was before. */
+export interface Recorded {
+  /** false: a check-in of this id was stored before (nothing written) */
+  readonly recorded: boolean;
+  /** an "in" of a ticket that was inside already (admitted at another gate with no "out" between): a duplicate entry */
+  readonly wasInside: boolean;
+  readonly before: PresenceRow | undefined;
+}
+
+/**
+ * Stores a check-in decided elsewhere (a hub's answer at its terminal, a terminal's offline check-in at its hub),
+ * in the caller's transaction, and where the ticket is after it. Never refuses; idempotent by the check-in's id.
+ */
+export async function recordCheckInIn(tx: Tx, row: CheckinRow): Promise<Recorded> {
+  await tx.locks.ticket(row.ticketCode);
+  const before = await tx.checkins.presence(row.ticketCode);
+  const presence: Presence | undefined = before;
+  const recorded = await tx.checkins.record(row, presenceAfter(presence, row.direction, row.at, row.gate));
+  return { recorded, wasInside: recorded && row.direction === 'in' && before?.inside === true, before };
+}
+
+/** A hub's decision, recorded here (synced): so this gate knows who is inside when it next decides alone. */
+async function recordHubAnswer(ctx: Storage, id: string, scannedText: string, answer: CheckinResult, direction: CheckinDirection): Promise<void> {
+  const code = answer.ticket.code;
+  await ctx.store.transaction(async (tx) => {
+    const orderId = (await tx.checkins.ticket(code))?.orderId ?? orderOfScanned(scannedText) ?? '';
+    await recordCheckInIn(tx, { id, ticketCode: code, orderId, occurrenceId: answer.ticket.occurrenceId, direction, gate: answer.gate, at: answer.at, source: null, synced: true });
+  });
+}
