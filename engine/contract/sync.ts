@@ -42,6 +42,9 @@ export const SyncStatus = Type.Object({
     }),
   }, { description: 'the journal on its way to the hub (contract §14)' }),
   holdings: Type.Array(Holding, { description: 'what this terminal holds from its hub, per inventory item (contract §10)' }),
+  checkins: Type.Object({
+    waiting: Type.Integer({ description: 'check-ins this gate decided alone (its hub offline) that the hub does not have yet; 0 without an upstream' }),
+  }, { description: 'offline check-ins on their way to the hub (issue #26)' }),
 });
 export type SyncStatus = Static<typeof SyncStatus>;
 

@@ -16,6 +16,12 @@ import { createUpstream, dataOf, errorOf, type UpstreamAnswer } from './upstream
 /** How long a gate waits for the hub's decision before it decides alone. */
 export const HUB_CHECKIN_TIMEOUT_MS = 1500;
 
+/**
+ * After a check-in the hub did not answer (in time), the gates of this terminal decide alone for this long before
+ * the hub is asked again: during an outage only one check-in in this span waits out the timeout, not every one.
+ */
+export const HUB_CHECKIN_RECHECK_MS = 5000;
+
 /** What the sync worker knows of the hub. */
 export interface CheckinLink {
   /** false: the hub has answered nothing for a while (or refuses the key); null: not known yet */
@@ -44,13 +50,19 @@ function paramOf(answer: UpstreamAnswer): unknown {
 /** The hub's check-ins, asked within a gate's request with the terminal's upstream key. */
 export function createHubCheckins(options: { url: string; key: string; link: CheckinLink; timeoutMs?: number }): CheckinHub {
   const hub = createUpstream({ url: options.url, key: options.key, timeoutMs: options.timeoutMs ?? HUB_CHECKIN_TIMEOUT_MS });
-  const reachable = (): boolean => options.link.online() !== false && options.link.offered() !== false;
+  let silentUntil = 0;
+  const reachable = (): boolean => Date.now() >= silentUntil && options.link.online() !== false && options.link.offered() !== false;
+  /** the hub answered nothing usable: the gates decide alone for a while */
+  const silent = (answer: UpstreamAnswer): typeof OFFLINE => {
+    if (answer.status === 0 || answer.status >= 500) silentUntil = Date.now() + HUB_CHECKIN_RECHECK_MS;
+    return OFFLINE;
+  };
   return {
     async checkIn(input, language) {
       if (!reachable()) return OFFLINE;
       const body = { id: input.id, code: input.code, direction: input.direction, gate: input.gate, ...(input.occurrenceId !== undefined && { occurrenceId: input.occurrenceId }) };
       const answer = await hub.postWith('/hub/checkins', body, { 'accept-language': language });
-      if (unusable(answer)) return OFFLINE;
+      if (unusable(answer)) return silent(answer);
       if (answer.status === 201) {
         const data = dataOf<unknown>(answer);
         return Value.Check(CheckinResult, data) ? { answer: data } : OFFLINE;
@@ -63,7 +75,7 @@ export function createHubCheckins(options: { url: string; key: string; link: Che
       if (!reachable()) return OFFLINE;
       const answer = await hub.get(`/hub/occurrences/${encodeURIComponent(occurrenceId)}/checkins`);
       const data = answer.status === 200 ? dataOf<unknown>(answer) : undefined;
-      return Value.Check(CheckinCounts, data) ? data : OFFLINE;
+      return Value.Check(CheckinCounts, data) ? data : silent(answer);
     },
   };
 }

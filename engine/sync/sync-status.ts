@@ -47,6 +47,7 @@ export async function syncStatus(ctx: Storage & Clock, worker: SyncSource | unde
     conflicts: inbox ? [...(await outbox.conflicts()).map(conflictView), ...(await openCheckinConflicts(ctx))] : [],
     journal: await journalStatus(ctx, worker),
     holdings: inbox ? await holdingRows(ctx) : [],
+    checkins: { waiting: worker === undefined ? 0 : await ctx.store.repos.checkins.waiting() },
   };
 }
 
