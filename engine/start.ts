@@ -24,6 +24,7 @@ import { settleOpenAttempts } from './checkout/recover-payments';
 import { startAllocator, type Allocator } from './sync/allocator';
 import { startSyncWorker, type SyncWorker } from './sync/worker';
 import { createHubGiftCards } from './sync/hub-gift-cards';
+import { createHubCheckins } from './sync/hub-checkins';
 import type { Backoff } from './printing/backoff';
 import { parsePrinter, PrinterUrlError } from './printing/printers';
 import { startPrintQueue, type PrintQueue } from './printing/queue';
@@ -196,6 +197,14 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       allocator: () => allocator,
       // a terminal's gift cards are its hub's: read and held there within the request (issue #24)
       ...(options.upstream !== undefined && { giftCardHub: createHubGiftCards({ url: options.upstream.url, key: options.upstream.key }) }),
+      // a terminal's gates ask its hub within the request while it answers, so two gates never admit one ticket (issue #26)
+      ...(options.upstream !== undefined && {
+        checkinHub: createHubCheckins({
+          url: options.upstream.url,
+          key: options.upstream.key,
+          link: { online: () => worker?.status().online ?? null, offered: () => worker?.status().checkins?.accepted ?? null },
+        }),
+      }),
       logger,
       rateLimit: options.rateLimit ?? 50,
       allowedHosts: options.allowedHosts ?? [],

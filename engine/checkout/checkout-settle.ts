@@ -122,11 +122,17 @@ async function createOrder(ctx: Ids & Syncing & Journalling, tx: Tx, attempt: At
   const view = attempt.priced === null ? await cartView(tx, cart, now) : (JSON.parse(attempt.priced) as Pick<Cart, 'currency' | 'total' | 'items' | 'receiptLines'>);
   const orderId = ctx.newId('ord');
   const ticketCode = ticketCodes(cart.occurrenceId);
+  // an imported terminal order keeps the codes the terminal printed: the same cards, spendable here (issue #24), and
+  // the same tickets, known here by their codes (issue #26)
+  const stored = JSON.parse(attempt.request) as StoredPayment;
+  const issuedTickets = stored.issuedTickets ?? [];
   const tickets = view.items
     .filter((item) => item.type === 'admission')
-    .flatMap((item) => Array.from({ length: item.quantity }, () => ({ id: ctx.newId('tkt'), itemId: item.id, code: ticketCode() })));
-  // an imported terminal order keeps the codes the terminal printed: the same cards, spendable here (issue #24)
-  const stored = JSON.parse(attempt.request) as StoredPayment;
+    .flatMap((item) => Array.from({ length: item.quantity }, () => ({ id: ctx.newId('tkt'), itemId: item.id })))
+    .map((ticket, i) => ({ ...ticket, code: issuedTickets[i]?.code ?? ticketCode() }));
+  if (stored.issuedTickets !== undefined && issuedTickets.length !== tickets.length) {
+    throw new EngineError('INVALID_FIELD_VALUE', { param: 'tickets', details: { reason: 'count', tickets: tickets.length } });
+  }
   const issued = stored.issuedCodes ?? [];
   const giftCards = view.items
     .filter((item) => item.type === 'giftCard')

@@ -18,6 +18,8 @@ export type PullResult = {
   readonly batchLimit?: number;
   /** the hub takes terminals' journals (`journal.import`, contract §14) */
   readonly journal?: boolean;
+  /** the hub decides and takes check-ins (`checkins`, issue #26) */
+  readonly checkins?: boolean;
 } & ({ readonly ok: true } | { readonly ok: false; readonly reason: string; readonly offline: boolean; readonly keyRejected: boolean });
 
 export async function pullCatalog(ctx: Storage, upstream: Channel, logger: Log): Promise<PullResult> {
@@ -29,7 +31,7 @@ export async function pullCatalog(ctx: Storage, upstream: Channel, logger: Log):
   const extensions = Array.isArray(capabilities?.extensions) ? capabilities.extensions : [];
   const kind = extensions.includes('orders.import-batch') ? 'hub' : 'v3';
   const limit = capabilities?.limits?.importBatch;
-  const found = { kind, journal: kind === 'hub' && extensions.includes('journal.import'), ...(typeof limit === 'number' && Number.isInteger(limit) && limit > 0 && { batchLimit: limit }) } as const;
+  const found = { kind, journal: kind === 'hub' && extensions.includes('journal.import'), checkins: kind === 'hub' && extensions.includes('checkins'), ...(typeof limit === 'number' && Number.isInteger(limit) && limit > 0 && { batchLimit: limit }) } as const;
 
   const answer = await upstream.get('/catalog');
   const doc = answer.status === 200 ? dataOf<unknown>(answer) : undefined;

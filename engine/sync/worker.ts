@@ -10,6 +10,7 @@ import type { Delivery } from './refusal';
 import { DEFAULT_RETRY, createRetrier, systemClock } from './retry';
 import { createUpstream } from './upstream';
 import { createJournalSender, type JournalSenderStatus } from './journal-sender';
+import { createCheckinSender, type CheckinSenderStatus } from './checkin-sender';
 
 /**
  * The one sync worker of a terminal (contract §10). It asks the upstream what it is (GET /capabilities: a
@@ -57,6 +58,8 @@ export interface SyncStatus {
   upstreamKind: 'hub' | 'v3' | null;
   /** the journal's way to the hub (contract §14) */
   journal?: JournalSenderStatus;
+  /** offline check-ins' way to the hub (issue #26) */
+  checkins?: CheckinSenderStatus;
 }
 
 /**
@@ -146,6 +149,15 @@ export async function startSyncWorker(ctx: Storage & Clock & Durability, options
     },
   }, logger);
 
+  // offline check-ins follow the same rules (checkin-sender.ts)
+  const checkins = createCheckinSender(ctx, channel, { baseMs: policy.baseMs, gatherMs: gather, gate: () => retrier.gate() }, {
+    answered,
+    failed,
+    rediscover: () => {
+      nextPullAt = 0;
+    },
+  }, logger);
+
   /** runs `work` as one of the worker's jobs (awaited at stop), and looks again when it ends */
   function track(work: Promise<void>): void {
     const running: Promise<void> = work.finally(() => {
@@ -161,6 +173,7 @@ export async function startSyncWorker(ctx: Storage & Clock & Durability, options
     if (result.kind !== undefined) {
       status.upstreamKind = result.kind;
       journal.offered(result.journal === true);
+      checkins.offered(result.checkins === true);
       if (result.batchLimit !== undefined) batchLimit = Math.min(IMPORT_BATCH_LIMIT, result.batchLimit);
     }
     if (result.ok) {
@@ -295,6 +308,10 @@ export async function startSyncWorker(ctx: Storage & Clock & Durability, options
         // the journal after the orders it records (journal-sender.ts): its entries wait for their orders' delivery
         const sending = journal.start(now);
         if (sending) track(sending);
+        const sendingCheckins = checkins.start(now);
+        if (sendingCheckins) track(sendingCheckins);
+        const checkinsDue = checkins.due();
+        if (checkinsDue !== undefined && checkinsDue > now) wait = Math.min(wait, checkinsDue - now);
         const journalDue = journal.due();
         if (journalDue !== undefined && journalDue > now) wait = Math.min(wait, journalDue - now);
         const due = await outbox.nextDue();
@@ -315,7 +332,7 @@ export async function startSyncWorker(ctx: Storage & Clock & Durability, options
 
   const looping = loop();
   return {
-    status: (): SyncStatus => ({ ...status, journal: journal.status() }),
+    status: (): SyncStatus => ({ ...status, journal: journal.status(), checkins: checkins.status() }),
     url: options.url,
     /** until when everything sent upstream waits (a 429's Retry-After, a refused key): the allocator waits too */
     gate: (): number => retrier.gate(),
