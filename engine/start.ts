@@ -202,7 +202,11 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
         checkinHub: createHubCheckins({
           url: options.upstream.url,
           key: options.upstream.key,
-          link: { online: () => worker?.status().online ?? null, offered: () => worker?.status().checkins?.accepted ?? null },
+          link: {
+            online: () => worker?.status().online ?? null,
+            offered: () => worker?.status().checkins?.accepted ?? null,
+            lastSuccessAt: () => Date.parse(worker?.status().lastSuccessAt ?? '') || 0,
+          },
         }),
       }),
       logger,

@@ -28,6 +28,8 @@ export interface CheckinLink {
   online(): boolean | null;
   /** the hub offers `checkins` (its capabilities); null: not asked yet */
   offered(): boolean | null;
+  /** when the hub last answered the worker (epoch ms; 0: not yet) */
+  lastSuccessAt(): number;
 }
 
 const OFFLINE = { offline: true } as const;
@@ -50,11 +52,13 @@ function paramOf(answer: UpstreamAnswer): unknown {
 /** The hub's check-ins, asked within a gate's request with the terminal's upstream key. */
 export function createHubCheckins(options: { url: string; key: string; link: CheckinLink; timeoutMs?: number }): CheckinHub {
   const hub = createUpstream({ url: options.url, key: options.key, timeoutMs: options.timeoutMs ?? HUB_CHECKIN_TIMEOUT_MS });
-  let silentUntil = 0;
-  const reachable = (): boolean => Date.now() >= silentUntil && options.link.online() !== false && options.link.offered() !== false;
+  let silentSince = 0;
+  // asked again once the recheck span has passed, or as soon as the worker heard from the hub since
+  const quiet = (): boolean => Date.now() < silentSince + HUB_CHECKIN_RECHECK_MS && options.link.lastSuccessAt() <= silentSince;
+  const reachable = (): boolean => !quiet() && options.link.online() !== false && options.link.offered() !== false;
   /** the hub answered nothing usable: the gates decide alone for a while */
   const silent = (answer: UpstreamAnswer): typeof OFFLINE => {
-    if (answer.status === 0 || answer.status >= 500) silentUntil = Date.now() + HUB_CHECKIN_RECHECK_MS;
+    if (answer.status === 0 || answer.status >= 500) silentSince = Date.now();
     return OFFLINE;
   };
   return {
