@@ -260,7 +260,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     };
     const sweeper = setInterval(sweep, options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS);
     if (options.upstream) {
-      worker = await startSyncWorker(ctx, options.upstream, logger);
+      // the hub takes this terminal's ticket keys before the allocator asks for places (issue #26)
+      worker = await startSyncWorker(ctx, { ...options.upstream, onKeysGiven: () => allocator?.kick() }, logger);
       allocator = await startAllocator(
         ctx,
         {
@@ -268,7 +269,12 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
           key: options.upstream.key,
           allocation: options.allocation ?? 10,
           offlineSales: options.offlineSales ?? false,
-          gate: { until: () => worker?.gate() ?? 0, pause: (ms) => worker?.pause(ms), online: () => worker?.status().online ?? null },
+          gate: {
+            until: () => worker?.gate() ?? 0,
+            pause: (ms) => worker?.pause(ms),
+            online: () => worker?.status().online ?? null,
+            keysGiven: () => worker?.keysGiven() ?? false,
+          },
           ...(options.allocationCycleMs !== undefined && { cycleMs: options.allocationCycleMs }),
         },
         logger,

@@ -197,6 +197,13 @@ export async function startAllocator(ctx: Storage & Clock & Durability & Termina
 
   return {
     mode: (): AllocationMode => mode,
+    /** runs the next top-up now rather than at the end of its wait (the hub took this terminal's ticket keys) */
+    kick(): void {
+      if (stopped || running !== undefined) return;
+      clearTimeout(timer);
+      timer = undefined;
+      schedule();
+    },
     online: (): boolean => reachable,
     /**
      * Before a cart is made here. A hub: asks it, within this request, for what the cart needs beyond what is

@@ -11,6 +11,7 @@ import { DEFAULT_RETRY, createRetrier, systemClock } from './retry';
 import { createUpstream } from './upstream';
 import { createJournalSender, type JournalSenderStatus } from './journal-sender';
 import { createCheckinSender, type CheckinSenderStatus } from './checkin-sender';
+import { keysGiven as keysGivenBefore, type TicketKeyPort } from './ticket-key-exchange';
 
 /**
  * The one sync worker of a terminal (contract §10). It asks the upstream what it is (GET /capabilities: a
@@ -39,6 +40,10 @@ export interface SyncOptions {
   readonly concurrency?: number;
   /** to a hub, the least time between the starts of two batches that are not full (default `GATHER_MS`, at most `pollMs`) */
   readonly gatherMs?: number;
+  /** this engine's ticket keys (issue #26): given to the hub at first contact, the hub's learnt at every pull */
+  readonly ticketKeys?: TicketKeyPort;
+  /** told once the hub took the ticket keys at this start's pull (the allocator then asks for places at once) */
+  readonly onKeysGiven?: () => void;
 }
 
 /**
@@ -89,6 +94,8 @@ export async function startSyncWorker(ctx: Storage & Clock & Durability, options
   const gather = Math.max(0, options.gatherMs ?? Math.min(GATHER_MS, poll));
   const status: SyncStatus = { online: null, lastSuccessAt: (await outbox.state('last_success_at')) ?? null, lastError: null, keyRejected: false, upstreamKind: null };
   let batchLimit = IMPORT_BATCH_LIMIT;
+  // the hub took this terminal's ticket keys (at an earlier start, or at this start's first pull)
+  let keysGiven = options.ticketKeys === undefined || (await keysGivenBefore(ctx, options.ticketKeys));
   let nextPullAt = 0;
   let pulling = false;
   const inFlight = new Set<string>();
@@ -168,7 +175,11 @@ export async function startSyncWorker(ctx: Storage & Clock & Durability, options
   }
 
   async function pull(): Promise<void> {
-    const result = await pullCatalog(ctx, channel, logger);
+    const result = await pullCatalog(ctx, channel, logger, options.ticketKeys);
+    if (result.keysGiven === true && !keysGiven) {
+      keysGiven = true;
+      options.onKeysGiven?.();
+    }
     const now = ctx.now();
     if (result.kind !== undefined) {
       status.upstreamKind = result.kind;
@@ -336,6 +347,8 @@ export async function startSyncWorker(ctx: Storage & Clock & Durability, options
     url: options.url,
     /** until when everything sent upstream waits (a 429's Retry-After, a refused key): the allocator waits too */
     gate: (): number => retrier.gate(),
+    /** the hub has this terminal's ticket keys: the allocator may ask for places (issue #26) */
+    keysGiven: (): boolean => keysGiven,
     /** a 429 answered to another sender of this terminal pauses the worker as well */
     pause: (ms: number): void => retrier.pause(ms),
     async stop(): Promise<void> {
