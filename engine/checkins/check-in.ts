@@ -8,7 +8,7 @@ import type { CheckinRow, PresenceRow } from '../store/checkin-repo';
 import type { Tx } from '../store/port';
 import type { CheckinHub } from './hub-port';
 import { localizeCheckin } from './localize';
-import { orderOfScanned, readTicketCode, type Scanned } from './read-code';
+import { orderOfScanned, readTicketCode, type Scanned, type TicketVerification } from './read-code';
 
 /**
  * POST /checkins (issue #26, contract §15): a ticket at the door. Decided in one short transaction that holds the
@@ -45,7 +45,7 @@ export interface Decided {
   readonly areaId: string | null;
 }
 
-type CheckInDeps = Storage & Clock & Syncing & Durability;
+type CheckInDeps = Storage & Clock & Syncing & Durability & TicketVerification;
 
 /**
  * A check-in, answered in `language`. At a terminal with a hub (`hub`), the hub decides within the request and

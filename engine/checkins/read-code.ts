@@ -16,26 +16,45 @@ export interface SignedTicketFacts {
   readonly orderId: string;
 }
 
+/**
+ * What checks a signed code (the engine's ticket key ring, engine/tickets/key-ring.ts: `ctx.ticketKeys`): its
+ * payload when the code is well-formed and signed by a key the engine knows, undefined otherwise.
+ */
+export interface TicketVerifier {
+  verify(text: string): Promise<SignedTicketFacts | undefined>;
+}
+
+/** The key ring, where the engine has one (an engine without it reads every signed code as not valid). */
+export type TicketVerification = { readonly ticketKeys?: TicketVerifier | undefined };
+
 /** A code read: its 20-character code, and for a signed code what its payload says. */
 export type Scanned =
   | { readonly kind: 'code'; readonly code: string }
   | { readonly kind: 'signed'; readonly code: string; readonly ticket: SignedTicketFacts };
 
+/** the signed codes' format (engine/domain/signed-code.ts isSignedCode) */
+const SIGNED = 'K1.';
+
 const invalid = (): EngineError => new EngineError('TICKET_INVALID', { param: 'code' });
 
 /** Reads a scanned or typed code; 400 TICKET_INVALID when it is neither a genuine signed code nor a 20-character one. */
-export function readTicketCode(_ctx: object, text: string): Promise<Scanned> {
+export async function readTicketCode(ctx: TicketVerification, text: string): Promise<Scanned> {
   const trimmed = text.trim();
-  if (trimmed.startsWith('K1.')) return Promise.reject(invalid());
+  if (trimmed.startsWith(SIGNED)) {
+    const ticket = await ctx.ticketKeys?.verify(trimmed);
+    const code = ticket && normalizeTicketCode(ticket.code);
+    if (ticket === undefined || code === undefined) throw invalid();
+    return { kind: 'signed', code, ticket };
+  }
   const code = normalizeTicketCode(trimmed);
-  if (code === undefined) return Promise.reject(invalid());
-  return Promise.resolve({ kind: 'code', code });
+  if (code === undefined) throw invalid();
+  return { kind: 'code', code };
 }
 
 /** The order id a signed code names, read without checking it (what a hub's answer leaves out); undefined otherwise. */
 export function orderOfScanned(text: string): string | undefined {
   const [format, payload] = text.trim().split('.');
-  if (format !== 'K1' || payload === undefined) return undefined;
+  if (`${format ?? ''}.` !== SIGNED || payload === undefined) return undefined;
   try {
     const fields: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
     return Array.isArray(fields) && typeof fields[4] === 'string' ? fields[4] : undefined;
