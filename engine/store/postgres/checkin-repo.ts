@@ -41,15 +41,16 @@ export function createPgCheckinRepo(q: Queryable): Async<CheckinRepo> {
       return row && { ...row, inside: row.inside === 1 };
     },
     async record(row: CheckinRow, after: Omit<PresenceRow, 'occurrenceId'>): Promise<boolean> {
-      const inserted = ((await q.query(`INSERT INTO checkins (id, ticket_code, order_id, occurrence_id, direction, gate, at, source, synced)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING`,
-      [row.id, row.ticketCode, row.orderId, row.occurrenceId, row.direction, row.gate, row.at, row.source, row.synced ? 1 : 0])).rowCount ?? 0) === 1;
-      if (inserted) {
-        await q.query(`INSERT INTO ticket_presence (ticket_code, occurrence_id, inside, in_at, gate) VALUES ($1, $2, $3, $4, $5)
-          ON CONFLICT (ticket_code) DO UPDATE SET inside = excluded.inside, in_at = excluded.in_at, gate = excluded.gate`,
-        [row.ticketCode, row.occurrenceId, after.inside ? 1 : 0, after.inAt, after.gate]);
-      }
-      return inserted;
+      // one statement: the presence changes only when the check-in was new (idempotent by its id)
+      const { rows: [written] } = await q.query<{ inserted: boolean }>(`WITH c AS (
+          INSERT INTO checkins (id, ticket_code, order_id, occurrence_id, direction, gate, at, source, synced)
+          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING RETURNING 1
+        ), p AS (
+          INSERT INTO ticket_presence (ticket_code, occurrence_id, inside, in_at, gate) SELECT $2, $4, $10, $11, $12 WHERE EXISTS (SELECT 1 FROM c)
+          ON CONFLICT (ticket_code) DO UPDATE SET inside = excluded.inside, in_at = excluded.in_at, gate = excluded.gate RETURNING 1
+        ) SELECT EXISTS (SELECT 1 FROM c) AS inserted`,
+      [row.id, row.ticketCode, row.orderId, row.occurrenceId, row.direction, row.gate, row.at, row.source, row.synced ? 1 : 0, after.inside ? 1 : 0, after.inAt, after.gate]);
+      return written?.inserted === true;
     },
     async byId(id: string) {
       const [row] = await rows<StoredCheckin>(`SELECT ${CHECKIN_COLUMNS} FROM checkins WHERE id = $1`, [id]);
