@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type ErrorEnvelope, type TestEngine } from '../helpers/engine';
 import { readRows } from '../helpers/db-rows';
-import { FEST, SYNC_SCOPES, catalogFile, type Order } from './harness';
+import { FEST, SYNC_SCOPES, catalogFile, type Order } from '../sync/harness';
 
 /**
  * Issue #26 at a hub (contract §15, §10), through its HTTP API with a terminal's sync key: the order import keeps
