@@ -1,5 +1,7 @@
 import { normalizeTicketCode } from '../domain/checkin';
 import { EngineError } from '../domain/errors';
+import { isSignedCode, parseSignedCode, type SignedTicket } from '../domain/signed-code';
+import type { TicketSigning } from '../shared/context';
 
 /**
  * What a gate scanned or typed, read (issue #26, contract §15): a signed code (`K1.…`) checked by its signature
@@ -7,39 +9,29 @@ import { EngineError } from '../domain/errors';
  * 400 TICKET_INVALID. Runs before the check-in's transaction: verifying may read the store (a key learned since).
  */
 
-/** a signed code's payload (engine/domain/signed-code.ts SignedTicket) */
-export interface SignedTicketFacts {
-  readonly code: string;
-  readonly occurrenceId: string;
-  readonly areaId: string;
-  readonly seat: string | null;
-  readonly orderId: string;
-}
-
 /** A code read: its 20-character code, and for a signed code what its payload says. */
 export type Scanned =
   | { readonly kind: 'code'; readonly code: string }
-  | { readonly kind: 'signed'; readonly code: string; readonly ticket: SignedTicketFacts };
+  | { readonly kind: 'signed'; readonly code: string; readonly ticket: SignedTicket };
 
 const invalid = (): EngineError => new EngineError('TICKET_INVALID', { param: 'code' });
 
 /** Reads a scanned or typed code; 400 TICKET_INVALID when it is neither a genuine signed code nor a 20-character one. */
-export function readTicketCode(_ctx: object, text: string): Promise<Scanned> {
+export async function readTicketCode(ctx: TicketSigning, text: string): Promise<Scanned> {
   const trimmed = text.trim();
-  if (trimmed.startsWith('K1.')) return Promise.reject(invalid());
+  if (isSignedCode(trimmed)) {
+    // an engine put together without a key ring (some tests) knows no key: every signed code is not valid there
+    const ticket = await ctx.ticketKeys?.verify(trimmed);
+    const code = ticket && normalizeTicketCode(ticket.code);
+    if (ticket === undefined || code === undefined) throw invalid();
+    return { kind: 'signed', code, ticket };
+  }
   const code = normalizeTicketCode(trimmed);
-  if (code === undefined) return Promise.reject(invalid());
-  return Promise.resolve({ kind: 'code', code });
+  if (code === undefined) throw invalid();
+  return { kind: 'code', code };
 }
 
 /** The order id a signed code names, read without checking it (what a hub's answer leaves out); undefined otherwise. */
 export function orderOfScanned(text: string): string | undefined {
-  const [format, payload] = text.trim().split('.');
-  if (format !== 'K1' || payload === undefined) return undefined;
-  try {
-    const fields: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-    return Array.isArray(fields) && typeof fields[4] === 'string' ? fields[4] : undefined;
-  } catch {
-    return undefined;
-  }
+  return parseSignedCode(text.trim())?.payload.orderId;
 }
