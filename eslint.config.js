@@ -35,7 +35,7 @@ const storeValues = {
  * - carts: a cart is priced against the catalog (catalog/price-context) and takes an allocation's share.
  * - catalog: a channel's catalog shows its allocation's share (allocations/allocation-share).
  * - checkout: begins from a cart (carts/cart-access, cart-view) and answers an order (orders/order-view); journals
- *   its orders and cancellations (journal/append).
+ *   its orders and cancellations (journal/append); signs its tickets (tickets/sign-tickets, issue #26).
  * - journal: the hash-chained journal (issue #25); appended to by the features that record money (checkout, shifts).
  * - shifts: shifts and the cash drawer (issue #25); journals its openings, closings and movements (journal/append).
  * - printing: prints an order (orders/read-order) and a shift's X or Z report (shifts/report, issue #25).
@@ -50,12 +50,13 @@ const featureEdges = {
   carts: ['catalog', 'allocations'],
   catalog: ['allocations'],
   allocations: [],
-  checkout: ['carts', 'orders', 'journal'],
+  checkout: ['carts', 'orders', 'journal', 'tickets'],
   orders: [],
   printing: ['orders', 'shifts'],
   sync: ['carts', 'catalog', 'checkout', 'orders', 'allocations', 'checkins'],
   'legacy-v1': ['carts', 'catalog'],
   giftcards: ['carts'],
+  tickets: [],
   staff: [],
   journal: [],
   shifts: ['journal'],

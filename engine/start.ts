@@ -18,6 +18,7 @@ import { channelsOfAnotherKey, loadMasterKey, MASTER_KEY_FILE, masterKeyFingerpr
 import { openStore } from './store/open';
 import { importCatalog } from './catalog/catalog';
 import { createContext } from './shared/context';
+import { loadTicketKeyRing } from './tickets/key-ring';
 import { createSimulator } from './checkout/payments/simulator';
 import { DEFAULT_PROVIDER_DEADLINE_MS, withDeadline } from './checkout/payments/provider';
 import { settleOpenAttempts } from './checkout/recover-payments';
@@ -156,8 +157,10 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     const simulator = createSimulator(store, { baseUrl: () => baseUrl, now, answerDelayMs: options.paymentAnswerDelayMs, hangMs: options.paymentHangMs });
     const deadlineMs = options.paymentDeadlineMs ?? DEFAULT_PROVIDER_DEADLINE_MS;
     const payments = withDeadline(simulator.provider, deadlineMs);
+    // this engine's ticket key (issue #26): made at the first start, one for all processes sharing the database
+    const ticketKeys = await loadTicketKeyRing(store, now);
     const ctx = createContext(store, { holdSeconds: options.holdSeconds ?? 900, now, payments, syncing: options.upstream !== undefined, paymentLeaseMs: deadlineMs,
-      requireShift: options.requireShift ?? false, journal: options.journal ?? true });
+      requireShift: options.requireShift ?? false, journal: options.journal ?? true, ticketKeys });
     let worker: SyncWorker | undefined;
     let allocator: Allocator | undefined;
     if (options.catalogFile !== undefined) await importCatalog(ctx, readCatalogFile(options.catalogFile));

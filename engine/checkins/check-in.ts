@@ -2,13 +2,13 @@ import type { CheckinResult } from '../contract/checkin';
 import { decidePresence, DEFAULT_GATE, presenceAfter, type CheckinDirection, type Presence } from '../domain/checkin';
 import { EngineError } from '../domain/errors';
 import type { NameLanguage } from '../domain/names';
-import type { Clock, Durability, Storage, Syncing } from '../shared/context';
+import type { Clock, Durability, Storage, Syncing, TicketSigning } from '../shared/context';
 import { uuidV7 } from '../shared/ids';
 import type { CheckinRow, PresenceRow } from '../store/checkin-repo';
 import type { Tx } from '../store/port';
 import type { CheckinHub } from './hub-port';
 import { localizeCheckin } from './localize';
-import { orderOfScanned, readTicketCode, type Scanned, type TicketVerification } from './read-code';
+import { orderOfScanned, readTicketCode, type Scanned } from './read-code';
 
 /**
  * POST /checkins (issue #26, contract §15): a ticket at the door. Decided in one short transaction that holds the
@@ -45,7 +45,7 @@ export interface Decided {
   readonly areaId: string | null;
 }
 
-type CheckInDeps = Storage & Clock & Syncing & Durability & TicketVerification;
+type CheckInDeps = Storage & Clock & Syncing & Durability & TicketSigning;
 
 /**
  * A check-in, answered in `language`. At a terminal with a hub (`hub`), the hub decides within the request and
@@ -84,7 +84,8 @@ export async function decideCheckInIn(ctx: Clock & Syncing, tx: Tx, input: Decid
   const row = await tx.checkins.ticket(code);
   const signed = input.scanned.kind === 'signed' ? input.scanned.ticket : undefined;
   if (!row && !signed) throw new EngineError('TICKET_NOT_FOUND', { param: 'code' });
-  if (row?.status === 'cancelled') throw new EngineError('TICKET_CANCELLED', { param: 'code' });
+  // cancelled: its order cancelled here, or its code on the revocation list (a gate pulls the hub's)
+  if (row?.status === 'cancelled' || await tx.revocations.revoked(code)) throw new EngineError('TICKET_CANCELLED', { param: 'code' });
   const occurrenceId = signed?.occurrenceId ?? row?.occurrenceId ?? '';
   const show = await tx.checkins.show(occurrenceId);
   if (input.occurrenceId !== undefined && input.occurrenceId !== occurrenceId) {

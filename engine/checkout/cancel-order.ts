@@ -48,6 +48,8 @@ export async function cancelOrder(ctx: Storage & Clock & Syncing & Durability & 
     await voidIssuedGiftCards(tx, order.id, now);
     // the order's payment is derived from its attempt (refunding, or refunded at once), not written here
     await tx.orders.cancel(order, now);
+    // its tickets are revoked: gates learn it with the catalog and refuse them offline too (issue #26, contract §15)
+    await tx.revocations.revokeOrder(order.id, new Date(now).toISOString());
     if (ctx.syncing) await tx.outbox.add('cancel', order.id, now);
     const { viaProvider } = attempt ? await releaseAndCancel(tx, attempt, now) : { viaProvider: false };
     if (sold) await journalCancellation(tx, sold, await cartOf(tx, order.cartId), now);

@@ -7,11 +7,12 @@ import type { AttemptRow } from '../store/checkout-repo';
 import { cartView } from '../carts/cart-view';
 import { redeemableCode, ticketCodes } from './codes';
 import type { StoredPayment } from './checkout-begin';
-import type { Ids, Journalling, Storage, Syncing } from '../shared/context';
+import type { Ids, Journalling, Storage, Syncing, TicketSigning } from '../shared/context';
 import { journalOrder } from './journal-entries';
 import type { Tx } from '../store/port';
 import { orderViews } from '../orders/order-view';
 import { hubGiftCardsOf } from './hub-hold';
+import { signTickets } from '../tickets/sign-tickets';
 import { captureAttempt, failAttempt, lockAttemptGiftCards, orphanAttempt, type SettleOutcome } from './payments/lifecycle';
 
 /**
@@ -33,7 +34,7 @@ export type Settlement =
  * `language`: the checkout request's language, kept with the order in the same transaction (its tickets
  * and receipt print in it); a settlement with no request behind it (a restart's) leaves the default.
  */
-export async function settleCheckout(ctx: Storage & Ids & Syncing & Journalling, attempt: AttemptRow, outcome: SettleOutcome, now: number, language?: PrintLanguage): Promise<Settlement> {
+export async function settleCheckout(ctx: Storage & Ids & Syncing & Journalling & Partial<TicketSigning>, attempt: AttemptRow, outcome: SettleOutcome, now: number, language?: PrintLanguage): Promise<Settlement> {
   try {
     return await ctx.store.transaction(async (tx) => settleCheckoutIn(ctx, tx, attempt, outcome, now, language));
   } catch (error) {
@@ -58,7 +59,7 @@ async function refuseWithoutShift(tx: Tx, attempt: AttemptRow, now: number, erro
 }
 
 /** settleCheckout inside the caller's transaction (an import composes several in one). */
-export async function settleCheckoutIn(ctx: Ids & Syncing & Journalling, tx: Tx, attempt: AttemptRow, outcome: SettleOutcome, now: number, language?: PrintLanguage): Promise<Settlement> {
+export async function settleCheckoutIn(ctx: Ids & Syncing & Journalling & Partial<TicketSigning>, tx: Tx, attempt: AttemptRow, outcome: SettleOutcome, now: number, language?: PrintLanguage): Promise<Settlement> {
   // the key, the cart, then its attempt: the order every use case takes them in (store/port.ts Locks). The key
   // first: a same-key request beginning on another process must not read the key in progress and then find no
   // pending attempt — it would take the key for an abandoned one and forget it, order and all
@@ -108,7 +109,7 @@ export async function abandonHubCheckout(ctx: Storage, attempt: AttemptRow, char
   });
 }
 
-async function createOrder(ctx: Ids & Syncing & Journalling, tx: Tx, attempt: AttemptRow, now: number, language: PrintLanguage | undefined): Promise<Settlement> {
+async function createOrder(ctx: Ids & Syncing & Journalling & Partial<TicketSigning>, tx: Tx, attempt: AttemptRow, now: number, language: PrintLanguage | undefined): Promise<Settlement> {
   const cart = await tx.carts.get(attempt.cartId);
   if (cart?.status !== 'held') {
     // Cannot happen while the cart is locked by the pending attempt; should it anyway, the money goes back.
@@ -123,16 +124,24 @@ async function createOrder(ctx: Ids & Syncing & Journalling, tx: Tx, attempt: At
   const orderId = ctx.newId('ord');
   const ticketCode = ticketCodes(cart.occurrenceId);
   // an imported terminal order keeps the codes the terminal printed: the same cards, spendable here (issue #24), and
-  // the same tickets, known here by their codes (issue #26)
+  // the same tickets, known here by their codes and signed codes (issue #26)
   const stored = JSON.parse(attempt.request) as StoredPayment;
   const issuedTickets = stored.issuedTickets ?? [];
-  const tickets = view.items
+  const unsigned = view.items
     .filter((item) => item.type === 'admission')
     .flatMap((item) => Array.from({ length: item.quantity }, () => ({ id: ctx.newId('tkt'), itemId: item.id })))
     .map((ticket, i) => ({ ...ticket, code: issuedTickets[i]?.code ?? ticketCode() }));
-  if (stored.issuedTickets !== undefined && issuedTickets.length !== tickets.length) {
-    throw new EngineError('INVALID_FIELD_VALUE', { param: 'tickets', details: { reason: 'count', tickets: tickets.length } });
+  if (stored.issuedTickets !== undefined && issuedTickets.length !== unsigned.length) {
+    throw new EngineError('INVALID_FIELD_VALUE', { param: 'tickets', details: { reason: 'count', tickets: unsigned.length } });
   }
+  // every ticket sold here carries its signed code (issue #26, contract §15); one a terminal signed keeps its own
+  const kept = (i: number): string | undefined => issuedTickets[i]?.signedCode;
+  const signed = new Map((await signTickets(ctx.ticketKeys, tx, { orderId, occurrenceId: cart.occurrenceId, items: view.items }, unsigned.filter((_, i) => kept(i) === undefined)))
+    .map((ticket) => [ticket.id, ticket]));
+  const tickets = unsigned.map((ticket, i) => {
+    const signedCode = kept(i);
+    return signedCode === undefined ? signed.get(ticket.id) ?? ticket : { ...ticket, signedCode };
+  });
   const issued = stored.issuedCodes ?? [];
   const giftCards = view.items
     .filter((item) => item.type === 'giftCard')

@@ -6,6 +6,7 @@ import { channelsOfAnotherKey, loadMasterKey, MASTER_KEY_FILE, masterKeyFingerpr
 import { DatabaseOpenError, openStore, parseDatabaseUrl } from '../store/open';
 import type { Store } from '../store/port';
 import { STAFF_OWNER } from '../staff/sessions';
+import { rotateTicketKey } from '../tickets/rotate';
 import { DATABASE_ENV, databaseOf, strictParse, UsageError } from './args';
 
 /** The owners the engine's own keys share (the kiosk page's, engine/start.ts; staff sessions'): not for `--owner`. */
@@ -16,7 +17,9 @@ const ROLE_OWNERS = ['kiosk', STAFF_OWNER];
  * line of stdout (it is shown once and stored only as a hash); `keys list`; `keys revoke ID`; `keys replace ID`
  * makes a new key with the old one's name, scopes and owner, prints it like `create` and revokes the old one
  * (rotation: the orders the old key made stay the new key's — a terminal's at a hub, docs/security.md).
- * Channels of the legacy v1 interface (contract §11): `create-channel --name NAME` prints `channelId=…` and
+ * `rotate-ticket-key` makes a new key pair the engine signs its tickets with (issue #26) and prints its key id alone;
+ * the earlier keys stay, so tickets they signed still verify; running engine processes sign with it from their next
+ * start. Channels of the legacy v1 interface (contract §11): `create-channel --name NAME` prints `channelId=…` and
  * `secret=…`, the secret alone on the last line; `list-channels`; `revoke-channel ID`.
  *
  * Every command works on the database `--database URL` (or KASSA_DATABASE) names, as `serve` does: SQLite in
@@ -31,6 +34,7 @@ const USAGE = `usage: npm run keys -- create --name NAME --scopes ${SCOPES.join(
        npm run keys -- create-channel --name NAME [--data DIR] [--database URL]
        npm run keys -- list-channels [--data DIR] [--database URL]
        npm run keys -- revoke-channel ID [--data DIR] [--database URL]
+       npm run keys -- rotate-ticket-key [--data DIR] [--database URL]
 --database: sqlite: (default, kassa.sqlite in --data) or postgres://user@host:port/db; default $${DATABASE_ENV}`;
 
 const CHANNEL_COMMANDS = ['create-channel', 'list-channels', 'revoke-channel'];
@@ -99,6 +103,10 @@ async function keyCommand(store: Store, { command, id, name, scopes: scopeList, 
       const state = key.revokedAt ? `revoked ${key.revokedAt}` : 'active';
       console.log([key.id, key.name, key.scopes.join(','), key.createdAt, state, `owner ${key.owner}`].join('\t'));
     }
+    return 0;
+  }
+  if (command === 'rotate-ticket-key' && id === undefined) {
+    console.log(await rotateTicketKey({ store }, Date.now()));
     return 0;
   }
   if (command === 'replace' && id) {

@@ -83,6 +83,10 @@ export const Order = Type.Object({
       code: Type.String(),
       area: Type.Optional(Type.String({ description: 'the area the ticket admits to' })),
       seat: Type.Optional(Type.String({ description: "the seat's label, in an assigned-seat area" })),
+      signedCode: Type.Optional(Type.String({
+        description: 'the signed code its QR encodes (contract §15): K1.<payload>.<signature>.<keyId>, verifiable with the keys of GET /ticket-keys; '
+          + 'absent for tickets sold before signing',
+      })),
     }),
   ),
   giftCards: Type.Array(Type.Object({ code: Type.String(), itemId: Id, value: Money, status: Type.Union([Type.Literal('active'), Type.Literal('void')]) })),

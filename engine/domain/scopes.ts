@@ -8,6 +8,7 @@
  *   orders — the kiosk, which takes no cash, cancels nothing and lists nothing;
  * - `sync`: the sync status, the conflict inbox and the holdings (which the contract gives to `admin`);
  * - `sync:status`: the sync status alone (the kiosk's header: Online/Offline and the backlog).
+ * - `checkin` (contract §15): door staff — checking tickets in and out, a show's counts, the ticket keys and revocations.
  */
 export const SCOPES = [
   'catalog:read',
@@ -57,4 +58,6 @@ export const ROLE_SCOPES = {
   kiosk: ['catalog:read', 'carts:write', 'orders:checkout', 'sync:status'],
   /** the box office after a staff sign-in: any payment, any order of this engine, the conflict inbox */
   boxOffice: ['catalog:read', 'carts:write', 'orders:read', 'orders:write', 'orders:any', 'sync'],
+  /** the gate page (door staff, issue #26): checks tickets in and out, reads the catalog, shows the sync status */
+  gate: ['catalog:read', 'checkin', 'sync:status'],
 } as const satisfies Record<string, readonly Scope[]>;

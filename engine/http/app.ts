@@ -32,6 +32,7 @@ import { hubCheckinRoutes } from './routes/hub-checkins';
 import { orderRoutes } from './routes/orders';
 import { orderSummaryRoutes } from './routes/order-summary';
 import { journalRoutes } from './routes/journal';
+import { ticketKeyRoutes } from './routes/ticket-keys';
 import { syncRoutes } from './routes/sync';
 import type { SyncSource } from '../sync/sync-status';
 import { pspRoutes } from './routes/psp';
@@ -155,6 +156,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(orderRoutes, { ctx: options.ctx, giftCardHub: options.giftCardHub });
       await api.register(orderSummaryRoutes, { ctx: options.ctx });
       await api.register(journalRoutes, { ctx: options.ctx });
+      await api.register(ticketKeyRoutes, { ctx: options.ctx });
       const allocations = options.capabilities !== false && options.allocations !== false;
       if (options.capabilities !== false) await api.register(hubRoutes, { ctx: options.ctx, importBatch: options.capabilities?.importBatch, allocations });
       await api.register(giftCardRoutes, { ctx: options.ctx, giftCardHub: options.giftCardHub });

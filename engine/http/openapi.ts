@@ -82,6 +82,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /api/v3/orders/summary': 'summarizeOrders',
   'GET /api/v3/journal': 'listJournal',
   'GET /api/v3/journal/verify': 'verifyJournal',
+  'GET /api/v3/ticket-keys': 'listTicketKeys',
+  'GET /api/v3/ticket-revocations': 'listTicketRevocations',
   'GET /api/v3/orders/{orderId}': 'getOrder',
   'POST /api/v3/orders/{orderId}/cancel': 'cancelOrder',
   'POST /api/v3/orders/import': 'importOrders',

@@ -55,7 +55,9 @@ export function orderView(
         location: { id: event.locationId, name: event.locationName, ...(event.timeZone !== null && { timeZone: event.timeZone }) },
       },
     }),
-    tickets: tickets.map(({ id, itemId, code, area, seat }) => ({ id, itemId, code, ...(area !== null && { area }), ...(seat !== null && { seat }) })),
+    tickets: tickets.map(({ id, itemId, code, area, seat, signedCode }) => ({
+      id, itemId, code, ...(area !== null && { area }), ...(seat !== null && { seat }), ...(signedCode !== null && { signedCode }),
+    })),
     giftCards: giftCards.map(({ code, itemId, amount, currency, status }) => ({ code, itemId, value: { amount, currency }, status })),
   };
 }

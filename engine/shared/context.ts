@@ -1,5 +1,6 @@
 import type { Store } from '../store/port';
 import type { PaymentProvider } from '../checkout/payments/provider';
+import type { TicketKeyRing } from '../tickets/key-ring';
 
 /** A checkout's lease on its payment attempt when none is given: the provider's default deadline (30 s). */
 const DEFAULT_PAYMENT_LEASE_MS = 30_000;
@@ -41,6 +42,11 @@ export interface EngineContext {
   readonly journal: boolean;
   /** resolves once every commit made so far is on the disk (store/durability.ts); before anything is promised outside */
   readonly whenDurable: () => Promise<void>;
+  /**
+   * the ticket key ring (issue #26, engine/tickets/key-ring.ts): signs every ticket sold, verifies signed codes.
+   * Absent only where an engine is put together without it (some tests); its tickets then have no signed code
+   */
+  readonly ticketKeys: TicketKeyRing | undefined;
 }
 
 // --- what a use case may ask for -------------------------------------------------------------------------
@@ -76,6 +82,8 @@ export type TerminalRole = Pick<EngineContext, 'terminal'>;
 export type GiftCardGuesses = Pick<EngineContext, 'giftCardGuesses'>;
 /** at a hub: how long a terminal's allocations last */
 export type AllocationLapse = Pick<EngineContext, 'allocationLapseMs'>;
+/** the ticket key ring: signing tickets, verifying signed codes (issue #26) */
+export type TicketSigning = Pick<EngineContext, 'ticketKeys'>;
 
 /** How long a terminal's allocations outlive its last call to the hub: a long evening without internet. */
 export const DEFAULT_ALLOCATION_LAPSE_SECONDS = 6 * 3600;
@@ -94,6 +102,8 @@ export function createContext(
     requireShift?: boolean;
     /** bench only: false skips the journal (contract §14) to measure what it costs; default true */
     journal?: boolean;
+    /** the ticket key ring (engine/tickets/key-ring.ts loadTicketKeyRing); absent: tickets are not signed */
+    ticketKeys?: TicketKeyRing;
   },
 ): EngineContext {
   return {
@@ -112,5 +122,6 @@ export function createContext(
     whenDurable: () => store.whenDurable(),
     requireShift: options.requireShift ?? false,
     journal: options.journal ?? true,
+    ticketKeys: options.ticketKeys,
   };
 }

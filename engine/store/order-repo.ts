@@ -20,9 +20,10 @@ export interface OrderRow {
 }
 /** what a new order is made of: its payment is its attempt's, not written here */
 export type NewOrder = Omit<OrderRow, 'status' | 'cancelledAt' | 'payment'> & { apiKeyId: string };
-export interface TicketRow { id: string; itemId: string; code: string }
+/** `signedCode`: its K1 code (issue #26); null or absent for a ticket without one */
+export interface TicketRow { id: string; itemId: string; code: string; signedCode?: string | null }
 /** where a ticket admits to: its area and, in an assigned-seat area, the seat's label */
-export interface TicketPlaceRow extends TicketRow { orderId: string; area: string | null; seat: string | null }
+export interface TicketPlaceRow extends TicketRow { orderId: string; area: string | null; seat: string | null; signedCode: string | null }
 /** which show an order is for, from the catalog as it stands now (a moved show prints its new time) */
 export interface OrderEventRow { orderId: string; eventId: string; eventName: string; occurrenceId: string; startsAt: string; locationId: string; locationName: string; timeZone: string | null }
 export interface GiftCardRow { code: string; itemId: string; amount: number; currency: string; status: 'active' | 'void' }
@@ -35,13 +36,13 @@ export function createOrderRepo(db: Db) {
     VALUES (@id, @cartId, 'confirmed', @createdAt, @currency, @total, @lines, '', @apiKeyId,
       (SELECT COALESCE(owner, id) FROM api_keys WHERE id = @apiKeyId))`);
   const ownerOf = db.prepare<[string], { owner: string | null }>('SELECT owner FROM orders WHERE id = ?');
-  const insertTicket = db.prepare('INSERT INTO tickets (id, order_id, item_id, code, position) VALUES (?, ?, ?, ?, ?)');
+  const insertTicket = db.prepare('INSERT INTO tickets (id, order_id, item_id, code, position, signed_code) VALUES (?, ?, ?, ?, ?, ?)');
   const insertGiftCard = db.prepare(`INSERT INTO gift_cards (code, order_id, item_id, amount, currency, status) VALUES (?, ?, ?, ?, ?, 'active')`);
   const sellHeld = db.prepare<[string]>(cartStockUpdate('held = i.held - x.q, sold = i.sold + x.q'));
   const unsell = db.prepare<[string]>(cartStockUpdate('sold = i.sold - x.q'));
   const markCartOrdered = db.prepare<[string, string]>("UPDATE carts SET status = 'ordered', order_id = ? WHERE id = ?");
   const orderById = db.prepare<[string], OrderRow>(`SELECT ${ORDER_COLUMNS} FROM orders WHERE id = ?`);
-  const ticketsOf = db.prepare<[string], TicketPlaceRow>(`SELECT t.id, t.order_id AS orderId, t.item_id AS itemId, t.code, a.name AS area,
+  const ticketsOf = db.prepare<[string], TicketPlaceRow>(`SELECT t.id, t.order_id AS orderId, t.item_id AS itemId, t.code, t.signed_code AS signedCode, a.name AS area,
       CASE WHEN a.seating = 'assigned' THEN ii.label END AS seat
     FROM tickets t JOIN orders o ON o.id = t.order_id JOIN carts c ON c.id = o.cart_id
     LEFT JOIN cart_items ci ON ci.id = t.item_id
@@ -72,7 +73,7 @@ export function createOrderRepo(db: Db) {
   return {
     insert(order: NewOrder, tickets: readonly TicketRow[], giftCards: readonly Omit<GiftCardRow, 'status'>[]) {
       insertOrder.run(order);
-      tickets.forEach((ticket, position) => insertTicket.run(ticket.id, order.id, ticket.itemId, ticket.code, position));
+      tickets.forEach((ticket, position) => insertTicket.run(ticket.id, order.id, ticket.itemId, ticket.code, position, ticket.signedCode ?? null));
       for (const card of giftCards) insertGiftCard.run(card.code, order.id, card.itemId, card.amount, card.currency);
       sellHeld.run(order.cartId);
       markCartOrdered.run(order.id, order.cartId);

@@ -24,6 +24,8 @@ import type { createStaffPinRepo } from './staff-pin-repo';
 import type { StockRepo } from './stock-repo';
 import type { JournalSyncRepo } from './journal-sync-repo';
 import type { TerminalJournalRepo } from './terminal-journal-repo';
+import type { TicketKeyRepo } from './ticket-key-repo';
+import type { RevocationRepo } from './revocation-repo';
 import type { Async } from './port-types';
 import type { CatalogDocument } from '../contract/catalog';
 
@@ -61,6 +63,10 @@ export interface Repos {
   readonly shifts: Async<ShiftRepo>;
   readonly staffPins: Async<ReturnType<typeof createStaffPinRepo>>;
   readonly stock: Async<StockRepo>;
+  /** the ticket keys, own and learned (issue #26); read by engine/tickets/key-ring.ts only */
+  readonly ticketKeys: Async<TicketKeyRepo>;
+  /** revoked tickets: of orders cancelled here, and pulled from a hub (issue #26) */
+  readonly revocations: Async<RevocationRepo>;
   /** a hub's copy of its terminals' journals and their shifts (issue #25) */
   readonly terminalJournals: Async<TerminalJournalRepo>;
   /** a terminal's journal on its way to the hub (issue #25) */

@@ -26,6 +26,8 @@ import { createPspRepo } from './psp-repo';
 import { createShiftRepo } from './shift-repo';
 import { createStaffPinRepo } from './staff-pin-repo';
 import { createStockRepo } from './stock-repo';
+import { createTicketKeyRepo } from './ticket-key-repo';
+import { createRevocationRepo } from './revocation-repo';
 import { createJournalSyncRepo } from './journal-sync-repo';
 import { createTerminalJournalRepo } from './terminal-journal-repo';
 import type { CatalogDocument } from '../contract/catalog';
@@ -69,6 +71,8 @@ export function createSqliteStore(db: Db, options: { groupCommit?: boolean; mast
     shifts: createShiftRepo(db),
     staffPins: createStaffPinRepo(db),
     stock: createStockRepo(db),
+    ticketKeys: createTicketKeyRepo(db),
+    revocations: createRevocationRepo(db),
     terminalJournals: createTerminalJournalRepo(db),
     journalSync: createJournalSyncRepo(db),
     checkins: createCheckinRepo(db),

@@ -31,8 +31,8 @@ export function createPgOrderRepo(q: Queryable): Async<OrderRepo> {
         VALUES ($1, $2, 'confirmed', $3, $4, $5, $6, '', $7, (SELECT COALESCE(owner, id) FROM api_keys WHERE id = $7))`,
       [order.id, order.cartId, order.createdAt, order.currency, order.total, order.lines, order.apiKeyId]);
       for (const [position, ticket] of tickets.entries()) {
-        await q.query('INSERT INTO tickets (id, order_id, item_id, code, position) VALUES ($1, $2, $3, $4, $5)',
-          [ticket.id, order.id, ticket.itemId, ticket.code, position]);
+        await q.query('INSERT INTO tickets (id, order_id, item_id, code, position, signed_code) VALUES ($1, $2, $3, $4, $5, $6)',
+          [ticket.id, order.id, ticket.itemId, ticket.code, position, ticket.signedCode ?? null]);
       }
       for (const card of giftCards) {
         await q.query(`INSERT INTO gift_cards (code, order_id, item_id, amount, currency, status) VALUES ($1, $2, $3, $4, $5, 'active')`,
@@ -45,7 +45,7 @@ export function createPgOrderRepo(q: Queryable): Async<OrderRepo> {
       return (await rows<OrderRow>(`SELECT ${ORDER_COLUMNS} FROM orders WHERE id = $1`, [id]))[0];
     },
     /** tickets of several orders in one query */
-    tickets: (orderIds: readonly string[]) => rows<TicketPlaceRow>(`SELECT t.id, t.order_id AS "orderId", t.item_id AS "itemId", t.code, a.name AS area,
+    tickets: (orderIds: readonly string[]) => rows<TicketPlaceRow>(`SELECT t.id, t.order_id AS "orderId", t.item_id AS "itemId", t.code, t.signed_code AS "signedCode", a.name AS area,
         CASE WHEN a.seating = 'assigned' THEN ii.label END AS seat
       FROM tickets t JOIN orders o ON o.id = t.order_id JOIN carts c ON c.id = o.cart_id
       LEFT JOIN cart_items ci ON ci.id = t.item_id

@@ -31,6 +31,8 @@ import type { Queryable } from './queryable';
 import { createPgShiftRepo } from './shift-repo';
 import { createPgStaffPinRepo } from './staff-pin-repo';
 import { createPgStockRepo } from './stock-repo';
+import { createPgTicketKeyRepo } from './ticket-key-repo';
+import { createPgRevocationRepo } from './revocation-repo';
 import { createPgJournalSyncRepo } from './journal-sync-repo';
 import { createPgTerminalJournalRepo } from './terminal-journal-repo';
 
@@ -75,6 +77,8 @@ export async function createPostgresStore(url: string, options: PostgresOptions 
     shifts: createPgShiftRepo(q),
     staffPins: createPgStaffPinRepo(q),
     stock: createPgStockRepo(q),
+    ticketKeys: createPgTicketKeyRepo(q),
+    revocations: createPgRevocationRepo(q),
     terminalJournals: createPgTerminalJournalRepo(q),
     journalSync: createPgJournalSyncRepo(q),
     checkins: createPgCheckinRepo(q),
