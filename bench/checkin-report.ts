@@ -32,6 +32,8 @@ export interface CheckinReport {
   rows: CheckinRow[];
   /** share of the tickets checked in by their signed code (the rest by the 20-character code) */
   signedShare: number;
+  /** whether the gate terminal had learned the hub's ticket keys before the runs (absent: a build without signed codes) */
+  terminalKnowsHubKeys?: boolean;
   proof: {
     /** tickets sent per side (warm-up included) */
     sent: { alone: number; hub: number };
@@ -53,7 +55,7 @@ export function checkinTable(c: CheckinReport): string {
   return [
     '### 10. Check-in at the door (issue #26): distinct tickets, each admitted once', '',
     pad([head, ...rows]), '',
-    `Codes: ${fmt(100 * c.signedShare, 0)} % signed, the rest 20-character. SQL afterwards: standalone ${int(p.alone.checkins)} check-ins, ${int(p.alone.inside)} inside ` +
+    `Codes: ${fmt(100 * c.signedShare, 0)} % signed, the rest 20-character${c.terminalKnowsHubKeys === undefined ? '' : `; the gate terminal ${c.terminalKnowsHubKeys ? 'knew' : 'had NOT learned'} the hub's ticket keys`}. SQL afterwards: standalone ${int(p.alone.checkins)} check-ins, ${int(p.alone.inside)} inside ` +
       `(sent ${int(p.sent.alone)}); hub ${int(p.hub.fromTerminal)} check-ins from the terminal, ${int(p.hub.inside)} inside (sent ${int(p.sent.hub)}); ` +
       `terminal ${int(p.terminal.checkins)} recorded, ${int(p.terminal.decidedLocally)} decided locally: ${p.ok ? 'PROVEN' : 'FAILED'}.`,
   ].join('\n');

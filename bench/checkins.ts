@@ -80,7 +80,8 @@ export async function checkinScenario<S extends Running>(bench: CheckinBench<S>,
     const terminal = await start('gate terminal', bench.engineArgs(dirs.terminal,
       ['--catalog', catalogPath, '--upstream', hub.url, '--upstream-key-file', keyFile, '--allocation', '0']));
     await waitForHand(terminal, terminalAdmin.key, (h) => h.mode === 'hub' && h.online, 'hub detected');
-    await waitForKeys(terminal.url, terminalGate.key, hub.url, hubAdmin.key);
+    const learned = await terminalKnowsHubKeys(terminal.url, terminalGate.key, hub.url, hubAdmin.key);
+    if (learned === false) bench.say("  the gate terminal has not learned the hub's ticket keys within 15 s: online the hub decides, so the runs go on");
     bench.say(`  standalone ${alone.url}, hub ${hub.url}, gate terminal ${terminal.url}; ` +
       `${sold.alone.filter((t) => t.kind === 'signed').length.toLocaleString('en-US')} of ${need.toLocaleString('en-US')} tickets have a signed code`);
 
@@ -115,7 +116,8 @@ export async function checkinScenario<S extends Running>(bench: CheckinBench<S>,
     }
     const proof = prove(dirs, slice);
     bench.say(`  proof: ${JSON.stringify(proof)}`);
-    return { report: { rows, proof, signedShare: sold.alone.filter((t) => t.kind === 'signed').length / Math.max(1, sold.alone.length) }, targets: targetsOf(rows, proof) };
+    const signedShare = sold.alone.filter((t) => t.kind === 'signed').length / Math.max(1, sold.alone.length);
+    return { report: { rows, proof, signedShare, ...(learned !== undefined && { terminalKnowsHubKeys: learned }) }, targets: targetsOf(rows, proof) };
   } finally {
     // The terminal first: it stops cleanly while its hub still answers.
     for (const server of [...running].reverse()) await bench.stop(server);
@@ -149,10 +151,11 @@ async function sell(url: string, key: string, count: number): Promise<Ticket[]> 
 }
 
 /**
- * Waits until the terminal lists every ticket key of its hub (its first pull), so that it verifies the hub's signed
- * codes too. A build without signed codes (no `GET /ticket-keys`) has nothing to wait for.
+ * Waits (up to 15 s) until the terminal lists every ticket key of its hub — its pull learns them — as a gate that
+ * could verify the hub's signed codes offline too; answers whether it does. Online the hub decides, so the runs do
+ * not depend on it. A build without signed codes (no `GET /ticket-keys`) has nothing to wait for (undefined).
  */
-async function waitForKeys(terminalUrl: string, gateKey: string, hubUrl: string, hubKey: string): Promise<void> {
+async function terminalKnowsHubKeys(terminalUrl: string, gateKey: string, hubUrl: string, hubKey: string): Promise<boolean | undefined> {
   const ids = async (url: string, key: string) => {
     const answer = await fetch(`${url}/api/v3/ticket-keys`, { headers: { 'x-svc-api-key': key } });
     if (answer.status === 404) return undefined;
@@ -160,12 +163,12 @@ async function waitForKeys(terminalUrl: string, gateKey: string, hubUrl: string,
     return ((await answer.json()) as { data: { keyId: string }[] }).data.map((k) => k.keyId);
   };
   const wanted = await ids(hubUrl, hubKey);
-  if (wanted === undefined) return;
-  const deadline = performance.now() + 60_000;
+  if (wanted === undefined) return undefined;
+  const deadline = performance.now() + 15_000;
   for (;;) {
     const known = new Set(await ids(terminalUrl, gateKey) ?? []);
-    if (wanted.every((id) => known.has(id))) return;
-    if (performance.now() > deadline) throw new Error(`check-in scenario: the terminal has not learned the hub's ticket keys within 60 s (${wanted.join(', ')})`);
+    if (wanted.every((id) => known.has(id))) return true;
+    if (performance.now() > deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
