@@ -264,7 +264,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     const sweeper = setInterval(sweep, options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS);
     if (options.upstream) {
       // the hub takes this terminal's ticket keys before the allocator asks for places (issue #26)
-      worker = await startSyncWorker(ctx, { ...options.upstream, onKeysGiven: () => allocator?.kick() }, logger);
+      worker = await startSyncWorker(ctx, { ...options.upstream, ...(ctx.ticketKeys !== undefined && { ticketKeys: ctx.ticketKeys }), onKeysGiven: () => allocator?.kick() }, logger);
       allocator = await startAllocator(
         ctx,
         {

@@ -116,5 +116,5 @@ async function importOf(ctx: Storage, entry: OutboxRow, order: OrderRow): Promis
  */
 async function ticketsOf(ctx: Storage, order: OrderRow): Promise<Pick<ImportOrder, 'tickets'>> {
   const tickets = await ctx.store.repos.orders.tickets([order.id]);
-  return tickets.length === 0 ? {} : { tickets: tickets.map((ticket) => ({ code: ticket.code })) };
+  return tickets.length === 0 ? {} : { tickets: tickets.map((ticket) => ({ code: ticket.code, ...(ticket.signedCode != null && { signedCode: ticket.signedCode }) })) };
 }

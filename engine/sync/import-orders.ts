@@ -6,7 +6,7 @@ import { addExtrasIn } from '../carts/add-extras';
 import { beginCheckoutIn, type IssuedTicket } from '../checkout/checkout-begin';
 import { settleCheckoutIn } from '../checkout/checkout-settle';
 import { slices } from '../shared/time-slices';
-import type { Clock, GiftCardGuesses, HoldLength, Ids, PaymentLease, Storage, Syncing, TerminalRole } from '../shared/context';
+import type { Clock, GiftCardGuesses, HoldLength, Ids, PaymentLease, Storage, Syncing, TerminalRole, TicketSigning } from '../shared/context';
 import { createCartIn } from '../carts/create-cart';
 import type { Tx } from '../store/port';
 import { orderViews } from '../orders/order-view';
@@ -44,7 +44,7 @@ export type ImportOutcome = {
   readonly idempotencyKey: string;
 } & ({ readonly order: Order; readonly replayed: boolean } | { readonly error: EngineError });
 
-export async function importOrders(ctx: Storage & Clock & Ids & HoldLength & Syncing & PaymentLease & TerminalRole & GiftCardGuesses, apiKey: Caller, body: ImportBody): Promise<ImportOutcome[]> {
+export async function importOrders(ctx: Storage & Clock & Ids & HoldLength & Syncing & PaymentLease & TerminalRole & GiftCardGuesses & Partial<TicketSigning>, apiKey: Caller, body: ImportBody): Promise<ImportOutcome[]> {
   const clock = slices();
   const outcomes: ImportOutcome[] = [];
   for (const [index, order] of body.orders.entries()) {
@@ -60,7 +60,7 @@ export async function importOrders(ctx: Storage & Clock & Ids & HoldLength & Syn
   return outcomes;
 }
 
-async function importOne(ctx: Clock & Ids & HoldLength & Syncing & PaymentLease & TerminalRole & GiftCardGuesses, tx: Tx, apiKey: Caller, order: ImportOrder, now: number) {
+async function importOne(ctx: Clock & Ids & HoldLength & Syncing & PaymentLease & TerminalRole & GiftCardGuesses & Partial<TicketSigning>, tx: Tx, apiKey: Caller, order: ImportOrder, now: number) {
   if (!UUID_V4.test(order.idempotencyKey)) throw new EngineError('INVALID_IDEMPOTENCY_KEY', { param: 'idempotencyKey' });
   const key = order.idempotencyKey.toLowerCase();
   // one import of a reference at a time, across processes too
@@ -95,7 +95,8 @@ async function importOne(ctx: Clock & Ids & HoldLength & Syncing & PaymentLease 
   // The key names a checkout of another cart (POST /orders): beginCheckout refused it already.
   if (start.kind === 'replay') throw new EngineError('IDEMPOTENCY_KEY_REUSED', { param: 'idempotencyKey' });
   // an imported sale is in its terminal's journal, not this hub's (issue #25; the attempt says so too)
-  const settled = await settleCheckoutIn({ newId: ctx.newId, syncing: ctx.syncing, journal: false }, tx, start.attempt, { status: 'approved' }, now);
+  // signed here unless the terminal signed it (issue #26: checkout-settle.ts)
+  const settled = await settleCheckoutIn({ newId: ctx.newId, syncing: ctx.syncing, journal: false, ticketKeys: ctx.ticketKeys }, tx, start.attempt, { status: 'approved' }, now);
   if ('error' in settled) throw settled.error;
   await tx.imports.record({ apiKeyId: apiKey.keyId, idempotencyKey: key, reference: order.reference, orderId: settled.order.id }, now);
   return { order: settled.order, replayed: false };

@@ -16,7 +16,7 @@ export interface TicketKeyPort {
   /** this engine's own public keys (the signing one and earlier ones) */
   own(): Promise<HubTicketKey[]>;
   /** learns other engines' public keys (each key id checked against its key) */
-  learn(keys: readonly HubTicketKey[]): Promise<void>;
+  learn(keys: readonly HubTicketKey[]): Promise<unknown>;
   /** stores revocations pulled from the hub (insert-or-ignore by code) */
   revoke(rows: readonly Revocation[]): Promise<void>;
 }

@@ -1,3 +1,4 @@
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type ErrorEnvelope, type TestEngine } from '../helpers/engine';
 import { readRows } from '../helpers/db-rows';
@@ -55,9 +56,17 @@ async function conflicts(): Promise<Conflict[]> {
 describe('the import keeps a terminal\'s ticket codes', () => {
   it('issues the tickets under the codes sent (normalized); a code taken, named twice or malformed refuses that order only', async () => {
     const codes = [madeCode(), madeCode()];
-    const [kept] = await importOrders([terminalOrder([{ code: codes[0]?.toLowerCase() ?? '' }, { code: `${codes[1]?.slice(0, 10) ?? ''}-${codes[1]?.slice(10) ?? ''}` }])]);
+    const signedByTerminal = 'K1.the-terminal-s.signature.keyid';
+    const [kept] = await importOrders([terminalOrder([
+      { code: codes[0]?.toLowerCase() ?? '', signedCode: signedByTerminal },
+      { code: `${codes[1]?.slice(0, 10) ?? ''}-${codes[1]?.slice(10) ?? ''}` },
+    ])]);
     expect(kept?.status, JSON.stringify(kept)).toBe(201);
     expect(kept?.order?.tickets.map((ticket) => ticket.code)).toEqual(codes);
+    // the terminal's signed code is kept as it is; a ticket it did not sign is signed here
+    const signed = (kept?.order?.tickets ?? []) as { signedCode?: string }[];
+    expect(signed[0]?.signedCode).toBe(signedByTerminal);
+    expect(signed[1]?.signedCode).toMatch(/^K1\./);
 
     const fresh = madeCode();
     const results = await importOrders([
@@ -142,5 +151,30 @@ describe('a terminal gate\'s check-ins at the hub', () => {
     // both entries count once: admitted is tickets, not check-ins
     const counts = await hub.request<{ data: { admitted: number; inside: number } }>('GET', `/hub/occurrences/${FEST.occurrenceId}/checkins`, { key: syncKey });
     expect(counts.body.data).toMatchObject({ admitted: 2, inside: 2 });
+  });
+});
+
+describe("a terminal's ticket keys at the hub", () => {
+  /** a fresh Ed25519 public key as the contract writes it, with its derived id */
+  function publicKey() {
+    const raw = Buffer.from(generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x ?? '', 'base64url');
+    return { keyId: createHash('sha256').update(raw).digest('base64url').slice(0, 12), publicKey: raw.toString('base64url'), engine: `eng_${crypto.randomUUID()}` };
+  }
+
+  it('learns them (idempotent) and lists them; a key id that is not its key\'s is refused', async () => {
+    const key = publicKey();
+    const first = await hub.request<{ data: { learned: number } }>('POST', '/hub/ticket-keys', { key: syncKey, body: { keys: [key] } });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body.data).toEqual({ learned: 1 });
+    const again = await hub.request<{ data: { learned: number } }>('POST', '/hub/ticket-keys', { key: syncKey, body: { keys: [key] } });
+    expect(again.body.data).toEqual({ learned: 0 });
+    const listed = await hub.request<{ data: { keyId: string; publicKey: string; engine: string }[] }>('GET', '/ticket-keys', { key: hub.keys.catalogRead });
+    expect(listed.body.data).toContainEqual(key);
+
+    const other = publicKey();
+    const wrong = await hub.request<ErrorEnvelope>('POST', '/hub/ticket-keys', { key: syncKey, body: { keys: [{ ...other, keyId: key.keyId.split('').reverse().join('') }] } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error).toMatchObject({ code: 'INVALID_FIELD_VALUE', param: 'keys[0]', details: { reason: 'key_id_mismatch' } });
+    expect((await hub.request('POST', '/hub/ticket-keys', { key: hub.keys.catalogRead, body: { keys: [other] } })).status).toBe(403);
   });
 });

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { replies } from '../../contract/common';
 import { CheckinCounts, CheckinResult, OccurrenceCheckinParams } from '../../contract/checkin';
-import { HubCheckinBody, HubCheckinImportAnswer, HubCheckinImportBody } from '../../contract/hub-checkins';
+import { HubCheckinBody, HubCheckinImportAnswer, HubCheckinImportBody, HubTicketKeysAnswer, HubTicketKeysBody } from '../../contract/hub-checkins';
 import { checkIn } from '../../checkins/check-in';
 import { checkinCounts } from '../../checkins/counts';
 import { importCheckins } from '../../sync/import-checkins';
+import { learnTerminalKeys } from '../../sync/learn-terminal-keys';
 import type { EngineContext } from '../../shared/context';
 import { callerOf } from '../auth';
 
@@ -18,6 +19,22 @@ const config = { scope: 'orders:import' } as const;
  * engine/sync.
  */
 export const hubCheckinRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = async (app, { ctx }) => {
+  app.post(
+    '/hub/ticket-keys',
+    {
+      config,
+      schema: {
+        tags,
+        summary: "Learn a terminal's public ticket keys (at first contact, before it sells)",
+        description: 'Each key id must be derived from its key (the first 12 characters of base64url(SHA-256(raw key)): 400 INVALID_FIELD_VALUE otherwise); ' +
+          'a key id known here with another key is 409 TICKET_KEY_CONFLICT. Idempotent: a terminal sends its keys at every pull until they are taken.',
+        body: HubTicketKeysBody,
+        response: replies(200, HubTicketKeysAnswer),
+      },
+    },
+    async (request) => ({ data: await learnTerminalKeys(ctx, request.body.keys) }),
+  );
+
   app.post(
     '/hub/checkins',
     {
