@@ -6,8 +6,8 @@ import { listRevocations, listTicketKeys } from '../../tickets/list';
 import { Type } from 'typebox';
 
 const tags = ['check-in'];
-/** door staff (`checkin`), and what reads the catalog (a terminal or a gate pulling with it) */
-const gateOrCatalog = { scope: ['checkin', 'catalog:read'] } as const;
+/** what reads the catalog (a terminal or a gate pulling with it), and door staff (`checkin`) */
+const gateOrCatalog = { scope: ['catalog:read', 'checkin'] } as const;
 
 /** The public ticket keys and the revocation list (issue #26, contract §15): what a gate checks tickets with, offline. */
 export const ticketKeyRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }> = async (app, { ctx }) => {

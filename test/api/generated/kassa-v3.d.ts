@@ -333,6 +333,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v3/ticket-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public keys signed codes are checked with: this engine's own (current and earlier) and every key it learned
+         * @description A signed code `K1.<payload>.<signature>.<keyId>` verifies with the Ed25519 public key of its key id (a JWK `{ kty: "OKP", crv: "Ed25519", x: publicKey }`) over the bytes of base64url-decoded `payload`. Never a private key.
+         */
+        get: operations["listTicketKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/ticket-revocations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Revoked tickets (of cancelled orders) in seq order, after a seq */
+        get: operations["listTicketRevocations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v3/capabilities": {
         parameters: {
             query?: never;
@@ -2992,6 +3029,8 @@ export interface operations {
                                 area?: string;
                                 /** @description the seat's label, in an assigned-seat area */
                                 seat?: string;
+                                /** @description the signed code its QR encodes (contract §15): K1.<payload>.<signature>.<keyId>, verifiable with the keys of GET /ticket-keys; absent for tickets sold before signing */
+                                signedCode?: string;
                             }[];
                             giftCards: {
                                 code: string;
@@ -3208,6 +3247,8 @@ export interface operations {
                                 area?: string;
                                 /** @description the seat's label, in an assigned-seat area */
                                 seat?: string;
+                                /** @description the signed code its QR encodes (contract §15): K1.<payload>.<signature>.<keyId>, verifiable with the keys of GET /ticket-keys; absent for tickets sold before signing */
+                                signedCode?: string;
                             }[];
                             giftCards: {
                                 code: string;
@@ -3401,6 +3442,8 @@ export interface operations {
                                 area?: string;
                                 /** @description the seat's label, in an assigned-seat area */
                                 seat?: string;
+                                /** @description the signed code its QR encodes (contract §15): K1.<payload>.<signature>.<keyId>, verifiable with the keys of GET /ticket-keys; absent for tickets sold before signing */
+                                signedCode?: string;
                             }[];
                             giftCards: {
                                 code: string;
@@ -3594,6 +3637,8 @@ export interface operations {
                                 area?: string;
                                 /** @description the seat's label, in an assigned-seat area */
                                 seat?: string;
+                                /** @description the signed code its QR encodes (contract §15): K1.<payload>.<signature>.<keyId>, verifiable with the keys of GET /ticket-keys; absent for tickets sold before signing */
+                                signedCode?: string;
                             }[];
                             giftCards: {
                                 code: string;
@@ -3912,6 +3957,148 @@ export interface operations {
             };
         };
     };
+    listTicketKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description the first 12 characters of base64url(SHA-256(raw public key)); the last part of a signed code */
+                            keyId: string;
+                            /** @description base64url (no padding) of the raw 32-byte Ed25519 public key */
+                            publicKey: string;
+                            /** @description the id of the engine whose key it is (`eng_…`): this engine's own keys and those it learned */
+                            engine: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listTicketRevocations: {
+        parameters: {
+            query?: {
+                /** @description the revocations after this seq (default 0: from the first) */
+                after?: string;
+                /** @description 1–5000, default 1000 */
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description this engine's sequence number of the revocation (a gate's own, for what it pulled) */
+                            seq: number;
+                            /** @description the 20-character ticket code */
+                            code: string;
+                            occurrenceId: string;
+                            /** @description when the ticket was revoked (ISO 8601) */
+                            at: string;
+                        }[];
+                        /** @description present when more revocations follow: the `after` of the next page */
+                        nextAfter?: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
     getCapabilities: {
         parameters: {
             query?: never;
@@ -4170,6 +4357,8 @@ export interface operations {
                                         area?: string;
                                         /** @description the seat's label, in an assigned-seat area */
                                         seat?: string;
+                                        /** @description the signed code its QR encodes (contract §15): K1.<payload>.<signature>.<keyId>, verifiable with the keys of GET /ticket-keys; absent for tickets sold before signing */
+                                        signedCode?: string;
                                     }[];
                                     giftCards: {
                                         code: string;
