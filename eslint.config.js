@@ -40,7 +40,8 @@ const storeValues = {
  * - shifts: shifts and the cash drawer (issue #25); journals its openings, closings and movements (journal/append).
  * - printing: prints an order (orders/read-order) and a shift's X or Z report (shifts/report, issue #25).
  * - sync: the hub's import replays a sale (carts, checkout), the worker pulls the catalog, delivers orders and
- *   plans holdings (orders, catalog, allocations).
+ *   plans holdings (orders, catalog, allocations); a hub records its terminals' check-ins and a terminal implements
+ *   the check-ins' CheckinHub port (checkins, issue #26); a hub learns its terminals' ticket keys (tickets).
  * - legacy-v1: the v1 facade calls the v3 cart use cases and reads the catalog's references; it is also an HTTP
  *   plugin, so it may import engine/http and fastify.
  * - shared: the engine context and helpers every feature uses; it names features' types only.
@@ -52,7 +53,7 @@ const featureEdges = {
   checkout: ['carts', 'orders', 'journal', 'tickets'],
   orders: [],
   printing: ['orders', 'shifts'],
-  sync: ['carts', 'catalog', 'checkout', 'orders', 'allocations'],
+  sync: ['carts', 'catalog', 'checkout', 'orders', 'allocations', 'checkins', 'tickets'],
   'legacy-v1': ['carts', 'catalog'],
   giftcards: ['carts'],
   tickets: [],

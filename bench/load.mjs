@@ -8,6 +8,7 @@
 // milliseconds) is kept beside it in the result.
 import autocannon from 'autocannon';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
 const plan = JSON.parse(process.argv[2] ?? '{}');
@@ -186,6 +187,39 @@ const scenarios = {
   },
 };
 
+/**
+ * Check-in at the door (issue #26): `POST /checkins` of the tickets in `p.codesFile` (a JSON array of
+ * `{ code, kind }`), each sent once, in order, whichever connection is free next. The run is a number of requests
+ * (autocannon's `amount`: one per ticket), not a duration: a ticket admitted twice would be a refusal. The first
+ * `p.warmupCheckins` are the warm-up; latencies are recorded per kind of code (step `check in, <kind>`).
+ */
+function checkinScenario(p) {
+  const tickets = JSON.parse(readFileSync(p.codesFile, 'utf8'));
+  if (tickets.length <= p.warmupCheckins) throw new Error(`checkin: ${tickets.length} tickets, warm-up ${p.warmupCheckins}`);
+  let next = 0;
+  return {
+    headers: keyed,
+    amount: tickets.length,
+    countedWarmup: true,
+    requests: [{
+      setupRequest(request, context) {
+        const i = next++;
+        if (i === p.warmupCheckins) rec.from = performance.now();
+        // never past the end (autocannon makes `amount` requests); a repeat would answer 409 and count as an error
+        const ticket = tickets[Math.min(i, tickets.length - 1)];
+        context.step = `check in, ${ticket.kind}`;
+        context.t0 = performance.now();
+        const body = JSON.stringify({ code: ticket.code, ...(p.occurrenceId && { occurrenceId: p.occurrenceId }), ...(p.gate && { gate: p.gate }) });
+        return { ...request, method: 'POST', path: `${api}/checkins`, body, headers: { ...request.headers } };
+      },
+      onResponse(status, _body, context) {
+        rec.record(context.step, performance.now() - context.t0, status, context.t0);
+      },
+    }],
+  };
+}
+scenarios.checkin = async (p) => checkinScenario(p);
+
 const percentile = (sorted, q) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]);
 const round = (x) => Math.round(x * 100) / 100;
 function summary(latencies) {
@@ -217,14 +251,16 @@ function run(setups, warmup, seconds, state) {
     instances.push(autocannon({
       url,
       connections: share(i),
-      duration: warmup + seconds,
+      // a scenario of so many requests (each ticket checked in once) runs until they are answered
+      ...(setups[i].amount ? { amount: setups[i].amount } : { duration: warmup + seconds }),
       timeout: 30,
       headers: setups[i].headers,
       requests: counted,
     }, (error, result) => (error ? reject(error) : resolve(result))));
   })));
   const start = performance.now();
-  rec.from = start + warmup * 1000;
+  // a scenario that counts its warm-up in requests sets rec.from itself, when the warm-up's last one is sent
+  if (!setups[0].countedWarmup) rec.from = start + warmup * 1000;
   if (state) {
     state.instance = instances[0];
     state.start = start;

@@ -4,6 +4,7 @@
  */
 import { hubTable, type HubReport } from './hub-report';
 import { journalTable, type JournalReport } from './journal-report';
+import { checkinTable, type CheckinReport } from './checkin-report';
 import { fmt, int, pad, pct } from './table-format';
 
 export type { HubReport, HubRow, HubSummary } from './hub-report';
@@ -88,6 +89,8 @@ export interface BenchReport {
   hub?: HubReport;
   /** scenario 9 (issue #25): the whole sale with the journal and without */
   journal?: JournalReport;
+  /** scenario 10 (issue #26): check-ins per second and their latency, at a gate deciding alone and through a hub */
+  checkin?: CheckinReport;
   targets: Target[];
 }
 
@@ -158,6 +161,7 @@ export function table(report: BenchReport): string {
   if (report.terminal) out.push('', terminalTable(report.terminal));
   if (report.hub) out.push('', hubTable(report.hub));
   if (report.journal) out.push('', journalTable(report.journal));
+  if (report.checkin) out.push('', checkinTable(report.checkin));
   out.push('', '### Targets', '', targetsTable(report.targets));
   out.push('', `Machine: ${report.machine.cpus} × ${report.machine.cpuModel}, ${fmt(report.machine.memoryGb, 0)} GB, Node ${report.machine.node}; ` +
     `load average before ${report.machine.loadAverageBefore.map((x) => x.toFixed(2)).join(' ')}, after ${report.machine.loadAverageAfter.map((x) => x.toFixed(2)).join(' ')}; ` +
@@ -190,6 +194,7 @@ export function chart(report: BenchReport): string {
   const rows: Bar[] = [
     ...report.rows.map((r) => ({ label: `${r.title} (${r.connections} c)`, rps: r.rps, p99: r.p99, color: color(r), p99Color: r.target === 'baseline' ? '#c3b7a8' : '#d1761f' })),
     ...(report.hub?.rows ?? []).map((r) => ({ label: `8. ${r.title} (${r.connections} c)`, rps: r.rps, p99: r.p99, color: r.database === 'postgres' ? '#2f8f5b' : '#6f9fd8', p99Color: '#d1761f' })),
+    ...(report.checkin?.rows ?? []).map((r) => ({ label: `10. check-in, ${r.side === 'alone' ? 'offline' : 'through the hub'} (${r.connections} c)`, rps: r.rps, p99: r.p99, color: '#8a5cc2', p99Color: '#d1761f' })),
   ];
   const labelW = 300;
   const panelW = 330;

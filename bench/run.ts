@@ -1,12 +1,11 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { benchCatalog, CONCERT, FLASH, SEAT_MAPS, VOUCHER } from './catalog';
-import { chart, table, targetsTable, terminalTable, type BenchReport, type GrowthRun, type LoadResult, type Row, type StartupFigure, type Target } from './report';
+import { chart, table, targetsTable, terminalTable, type BenchReport, type GrowthRun, type Row, type StartupFigure, type Target } from './report';
 import { flashSoldBefore, preSellFlash, proveFlash, seedOrders } from './seed';
 import { syncBacklog } from './sync-backlog';
 import { ENGINE_PROCESS_FLAGS } from '../engine/cli/v8-flags';
@@ -15,6 +14,9 @@ import { hubOnPostgres, hubTargets } from './pg-hub';
 import { hubTable } from './hub-report';
 import { journalCost } from './journal-cost';
 import { journalTable } from './journal-report';
+import { checkinScenario } from './checkins';
+import { checkinTable } from './checkin-report';
+import { buildBundle, cpuTimes, diskReadBytes, killAll, loadGenerator as runLoad, loadWithRss, ROOT, rssMb, startServer, stealSince, stopServer, type Server } from './processes';
 
 /**
  * `npm run bench`: builds and starts the real engine as `npm run serve` does (the esbuild bundle, fresh database, rate limit off) and a minimal Fastify +
@@ -26,10 +28,11 @@ import { journalTable } from './journal-report';
  * dirs), --sync-orders N (the sync backlog scenario's waiting orders, default 2,000), --sync-only (run just that),
  * --terminal-connections N (scenario 7's connections, default 1), --terminal-only (run just scenario 7),
  * --pg-rounds N (scenario 8's rounds, default 2), --pg-only (run just scenario 8, the hub on PostgreSQL),
- * --journal-pairs N (scenario 9's pairs of runs with and without the journal, default 3), --journal-only (run just scenario 9).
+ * --journal-pairs N (scenario 9's pairs of runs with and without the journal, default 3), --journal-only (run just scenario 9),
+ * --checkin-connections N (scenario 10's throughput runs, default 8), --checkin-count N (check-ins measured per run of
+ * scenario 10, default 3,000), --checkin-only (run just scenario 10, check-in at the door).
  */
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RESULTS = join(ROOT, 'bench', 'results');
 const { values: opts } = parseArgs({
   options: {
@@ -46,6 +49,9 @@ const { values: opts } = parseArgs({
     'pg-only': { type: 'boolean', default: false },
     'journal-pairs': { type: 'string', default: '3' },
     'journal-only': { type: 'boolean', default: false },
+    'checkin-connections': { type: 'string', default: '8' },
+    'checkin-count': { type: 'string', default: '3000' },
+    'checkin-only': { type: 'boolean', default: false },
   },
 });
 const WARMUP = Number(opts.warmup);
@@ -53,6 +59,10 @@ const DURATION = Number(opts.duration);
 const MAX_ORDERS = Number(opts['max-orders']);
 const MID_ORDERS = Math.min(100_000, MAX_ORDERS);
 const CONNECTIONS = 50;
+/** the load generator's warm-up, duration and connections unless a plan sets its own */
+const LOAD_DEFAULTS = { warmup: WARMUP, duration: DURATION, connections: CONNECTIONS };
+const loadGenerator = (plan: Record<string, unknown>, spawned?: (pid: number) => void) => runLoad(LOAD_DEFAULTS, plan, spawned);
+const load = (server: Server, plan: Record<string, unknown>) => loadWithRss(LOAD_DEFAULTS, server, plan);
 
 const startedAt = new Date();
 const t0 = performance.now();
@@ -73,38 +83,6 @@ let dataDir = engineDir;
 const baselineDir = join(work, 'baseline');
 const catalogFile = join(work, 'catalog.json');
 const say = (line: string) => process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(0).padStart(3)} s] ${line}\n`);
-
-interface Server { readonly proc: ChildProcess; readonly pid: number; readonly url: string; readonly readyMs: number; readonly rssMb: number }
-
-/** Every process this run spawned, so that a failure leaves none behind. */
-const children = new Set<ChildProcess>();
-function track(proc: ChildProcess): ChildProcess {
-  children.add(proc);
-  proc.on('exit', () => children.delete(proc));
-  return proc;
-}
-
-/** Spawns a server and waits for its `listening on URL` line; readyMs is spawn → that line. */
-function startServer(name: string, args: readonly string[]): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const proc = track(spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }));
-    const log: string[] = [];
-    let stdout = '';
-    const fail = (why: string) => reject(new Error(`${name}: ${why}\n${log.join('').slice(-3000)}`));
-    proc.stderr?.on('data', (chunk: Buffer) => log.push(chunk.toString()));
-    proc.stdout?.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(stdout);
-      if (match?.[1] && proc.pid !== undefined) {
-        const readyMs = performance.now() - started;
-        resolve({ proc, pid: proc.pid, url: match[1], readyMs, rssMb: rssMb(proc.pid, 'VmRSS') });
-      }
-    });
-    proc.on('exit', (code) => fail(`exited (${code}) before listening`));
-    proc.on('error', (error) => fail(error.message));
-  });
-}
 
 /**
  * Starts the engine on its existing database RESTARTS times in a row (each stopped before the next; the last
@@ -127,29 +105,6 @@ async function restart(orders: number): Promise<Server> {
   return server;
 }
 
-function stopServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    if (server.proc.exitCode !== null) return resolve();
-    const kill = setTimeout(() => server.proc.kill('SIGKILL'), 15_000);
-    server.proc.removeAllListeners('exit');
-    children.delete(server.proc);
-    server.proc.on('exit', () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    server.proc.kill('SIGTERM');
-  });
-}
-
-function rssMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  try {
-    const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match?.[1] ? Number(match[1]) / 1024 : Number.NaN;
-  } catch {
-    return Number.NaN;
-  }
-}
-
 /** The engine as `npm run serve` runs it: the esbuild bundle (built by main() first), not tsx, with its V8 flags. */
 const BUNDLE = join(ROOT, 'dist', 'engine', 'serve.mjs');
 const engineArgs = (extra: readonly string[] = [], data = dataDir) => scriptArgs(BUNDLE, [], data, extra);
@@ -159,68 +114,6 @@ const scriptArgs = (script: string, first: readonly string[], data: string, extr
   ...ENGINE_PROCESS_FLAGS, '--enable-source-maps', script, ...first,
   '--port', '0', '--data', data, '--rate-limit', '0', '--no-demo', '--hold-seconds', '3600', '--log-level', 'warn', ...extra,
 ];
-
-/** Bytes the process has had read from the disk (not from the page cache) so far: /proc/PID/io read_bytes. */
-function diskReadBytes(pid: number): number {
-  try {
-    return Number(/^read_bytes: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? Number.NaN);
-  } catch {
-    return Number.NaN;
-  }
-}
-
-/** The machine's CPU time so far (all CPUs, in clock ticks) and the part of it stolen by the hypervisor. */
-function cpuTimes(): { total: number; steal: number } {
-  try {
-    const fields = (/^cpu\s+(.*)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1] ?? '').trim().split(/\s+/).map(Number);
-    // user nice system idle iowait irq softirq steal (guest time is already inside user)
-    return { total: fields.slice(0, 8).reduce((a, b) => a + b, 0), steal: fields[7] ?? Number.NaN };
-  } catch {
-    return { total: Number.NaN, steal: Number.NaN };
-  }
-}
-const stealSince = (before: { total: number; steal: number }) => {
-  const now = cpuTimes();
-  return (100 * (now.steal - before.steal)) / (now.total - before.total);
-};
-
-/** Runs bench/load.mjs (a process of its own) with the bench's warm-up, duration and connections unless `plan` sets them. */
-function loadGenerator(plan: Record<string, unknown>, spawned: (pid: number) => void = () => undefined): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [join(ROOT, 'bench', 'load.mjs'), JSON.stringify({ warmup: WARMUP, duration: DURATION, connections: CONNECTIONS, ...plan })],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    track(proc);
-    if (proc.pid !== undefined) spawned(proc.pid);
-    let out = '';
-    let err = '';
-    proc.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    proc.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    proc.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`load generator exited ${code}: ${err.slice(-3000)}`));
-      try {
-        resolve(JSON.parse(out) as LoadResult);
-      } catch (error) {
-        reject(error instanceof Error ? error : new Error(String(error)));
-      }
-    });
-  });
-}
-
-/** Runs bench/load.mjs against `server` and samples the server's RSS (and the machine's CPU steal) meanwhile. */
-async function load(server: Server, plan: Record<string, unknown>): Promise<{ result: LoadResult; peakRssMb: number; stealPct: number }> {
-  const before = cpuTimes();
-  let peak = rssMb(server.pid, 'VmRSS');
-  const sampler = setInterval(() => {
-    const now = rssMb(server.pid, 'VmRSS');
-    if (now > peak) peak = now;
-  }, 100);
-  try {
-    const result = await loadGenerator({ url: server.url, ...plan });
-    return { result, peakRssMb: peak, stealPct: stealSince(before) };
-  } finally {
-    clearInterval(sampler);
-  }
-}
 
 function countOrders(dir = dataDir): number {
   const db = new Database(join(dir, 'kassa.sqlite'), { readonly: true, fileMustExist: true });
@@ -269,14 +162,6 @@ function ratios(): void {
   });
 }
 
-/** `node engine/cli/bundle.mjs`, as `npm run serve` does before it starts the engine. */
-function buildBundle(): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const proc = track(spawn(process.execPath, [join(ROOT, 'engine', 'cli', 'bundle.mjs')], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] }));
-    proc.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`bundle.mjs exited ${code}`))));
-  });
-}
-
 /** Scenario 6, "sync backlog": orders per second a terminal drains to a hub on loopback (bench/sync-backlog.ts). */
 async function backlog(): Promise<Target> {
   const orders = Number(opts['sync-orders']);
@@ -308,50 +193,62 @@ function journal() {
   return journalCost({ start: startServer, stop: stopServer, load, scriptArgs, say }, ROOT, work, { pairs: Number(opts['journal-pairs']) });
 }
 
-/** `--journal-only`: scenario 9 alone; its table and target on stdout, its JSON as bench/results/journal-<time>.json. */
-async function journalOnly(): Promise<void> {
-  await buildBundle();
-  const { report, target } = await journal();
-  const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
-  const machine = { loadAverageBefore: loadBefore, loadAverageAfter: loadavg(), stealPct: stealSince(stealBefore) };
-  writeFileSync(join(RESULTS, `journal-${stamp}.json`), `${JSON.stringify({ startedAt: startedAt.toISOString(), machine, ...report, targets: [target] }, null, 2)}\n`);
-  process.stdout.write(`${journalTable(report)}\n\n${targetsTable([target])}\n\nload average before ${loadBefore.map((x) => x.toFixed(2)).join(' ')}, ` +
-    `after ${loadavg().map((x) => x.toFixed(2)).join(' ')}; CPU steal ${machine.stealPct.toFixed(1)} %; ${((performance.now() - t0) / 1000).toFixed(0)} s\n` +
-    `Results: bench/results/journal-${stamp}.json\n`);
+/** Scenario 10, "check-in at the door" (issue #26): check-ins per second and their p99, alone and through a hub (bench/checkins.ts). */
+function checkins() {
+  const count = Number(opts['checkin-count']);
+  return checkinScenario({ start: startServer, stop: stopServer, load, engineArgs: (dir, extra) => engineArgs(extra, dir), say }, work,
+    { connections: Number(opts['checkin-connections']), checkins: count, warmup: Math.max(100, Math.round(count / 10)) });
 }
 
-/** `--pg-only`: scenario 8 alone; its tables on stdout, its JSON (and chart) as bench/results/pg-<time>.json|svg. */
-async function pgOnly(): Promise<void> {
-  await buildBundle();
-  const hubReport = await hub();
+const machineNow = (): BenchReport['machine'] => {
   const cpu = cpus();
-  const report: BenchReport = {
-    startedAt: startedAt.toISOString(),
-    seconds: (performance.now() - t0) / 1000,
-    machine: { cpus: cpu.length, cpuModel: cpu[0]?.model.trim() ?? '?', node: process.version, memoryGb: totalmem() / 2 ** 30, loadAverageBefore: loadBefore, loadAverageAfter: loadavg(), stealPct: stealSince(stealBefore) },
-    settings: { warmupSeconds: WARMUP, measureSeconds: DURATION },
-    rows: [], startup: [], seeding: [], hub: hubReport, targets: hubTargets(hubReport),
-  };
+  return { cpus: cpu.length, cpuModel: cpu[0]?.model.trim() ?? '?', node: process.version, memoryGb: totalmem() / 2 ** 30, loadAverageBefore: loadBefore, loadAverageAfter: loadavg(), stealPct: stealSince(stealBefore) };
+};
+
+/**
+ * A scenario alone (`--terminal-only`, `--pg-only`, `--journal-only`, `--checkin-only`): the bundle built, the
+ * scenario run, its JSON (and chart, if any) written as bench/results/<name>-<time>.json|svg, its tables and targets on stdout.
+ */
+async function only(name: string, run: () => Promise<{ json: Record<string, unknown>; tables: string; targets: Target[]; svg?: string }>): Promise<void> {
+  await buildBundle();
+  const { json, tables, targets, svg } = await run();
   const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
-  writeFileSync(join(RESULTS, `pg-${stamp}.json`), `${JSON.stringify(report, null, 2)}\n`);
-  if (hubReport.rows.length > 0) writeFileSync(join(RESULTS, `pg-${stamp}.svg`), chart(report));
-  process.stdout.write(`${hubTable(hubReport)}\n\n${targetsTable(report.targets)}\n\nload average before ${loadBefore.map((x) => x.toFixed(2)).join(' ')}, ` +
-    `after ${loadavg().map((x) => x.toFixed(2)).join(' ')}; CPU steal ${(report.machine.stealPct ?? Number.NaN).toFixed(0)} %; ${report.seconds.toFixed(0)} s\n` +
-    `Results: bench/results/pg-${stamp}.json${hubReport.rows.length > 0 ? ' and .svg' : ''}\n`);
+  const machine = machineNow();
+  writeFileSync(join(RESULTS, `${name}-${stamp}.json`), `${JSON.stringify({ startedAt: startedAt.toISOString(), seconds: (performance.now() - t0) / 1000, machine, ...json, targets }, null, 2)}\n`);
+  if (svg) writeFileSync(join(RESULTS, `${name}-${stamp}.svg`), svg);
+  process.stdout.write(`${tables}\n\n${targetsTable(targets)}\n\nload average before ${loadBefore.map((x) => x.toFixed(2)).join(' ')}, ` +
+    `after ${loadavg().map((x) => x.toFixed(2)).join(' ')}; CPU steal ${(machine.stealPct ?? Number.NaN).toFixed(1)} %; ${((performance.now() - t0) / 1000).toFixed(0)} s\n` +
+    `Results: bench/results/${name}-${stamp}.json${svg ? ' and .svg' : ''}\n`);
 }
 
 async function main(): Promise<void> {
   mkdirSync(RESULTS, { recursive: true });
-  if (opts['pg-only']) return pgOnly();
-  if (opts['journal-only']) return journalOnly();
+  if (opts['journal-only']) {
+    return only('journal', async () => {
+      const { report, target } = await journal();
+      return { json: { ...report }, tables: journalTable(report), targets: [target] };
+    });
+  }
+  if (opts['pg-only']) {
+    return only('pg', async () => {
+      const hubReport = await hub();
+      const report: BenchReport = { startedAt: startedAt.toISOString(), seconds: (performance.now() - t0) / 1000, machine: machineNow(),
+        settings: { warmupSeconds: WARMUP, measureSeconds: DURATION }, rows: [], startup: [], seeding: [], hub: hubReport, targets: hubTargets(hubReport) };
+      return { json: { settings: report.settings, rows: [], startup: [], seeding: [], hub: hubReport }, tables: hubTable(hubReport), targets: report.targets,
+        ...(hubReport.rows.length > 0 && { svg: chart(report) }) };
+    });
+  }
   if (opts['terminal-only']) {
-    await buildBundle();
-    const { report, targets } = await terminal();
-    const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
-    writeFileSync(join(RESULTS, `terminal-${stamp}.json`), `${JSON.stringify({ startedAt: startedAt.toISOString(), loadAverageBefore: loadBefore, loadAverageAfter: loadavg(), ...report, targets }, null, 2)}\n`);
-    process.stdout.write(`${terminalTable(report)}\n\n${targetsTable(targets)}\n\nload average before ${loadBefore.map((x) => x.toFixed(2)).join(' ')}, ` +
-      `after ${loadavg().map((x) => x.toFixed(2)).join(' ')}; ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
-    return;
+    return only('terminal', async () => {
+      const { report, targets } = await terminal();
+      return { json: { ...report }, tables: terminalTable(report), targets };
+    });
+  }
+  if (opts['checkin-only']) {
+    return only('checkin', async () => {
+      const { report, targets } = await checkins();
+      return { json: { ...report }, tables: checkinTable(report), targets };
+    });
   }
   if (opts['sync-only']) {
     const target = await backlog();
@@ -445,13 +342,15 @@ async function main(): Promise<void> {
   const sale = await terminal();
   const pgHub = await hub();
   const journalled = await journal();
+  const checkedIn = await checkins();
 
   ratios();
   const report = finish(proof, flash, growth);
-  report.targets.push(drained, ...sale.targets, ...hubTargets(pgHub), journalled.target);
+  report.targets.push(drained, ...sale.targets, ...hubTargets(pgHub), journalled.target, ...checkedIn.targets);
   report.terminal = sale.report;
   report.hub = pgHub;
   report.journal = journalled.report;
+  report.checkin = checkedIn.report;
   const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
   writeFileSync(join(RESULTS, `bench-${stamp}.json`), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(join(RESULTS, `bench-${stamp}.svg`), chart(report));
@@ -551,11 +450,10 @@ function finish(proof: ReturnType<typeof proveFlash>, flash: Row, growth: Growth
       met: Number.isFinite(change) && Math.abs(change) <= 0.1 && errors === 0,
     });
   }
-  const cpu = cpus();
   return {
     startedAt: startedAt.toISOString(),
     seconds: (performance.now() - t0) / 1000,
-    machine: { cpus: cpu.length, cpuModel: cpu[0]?.model.trim() ?? '?', node: process.version, memoryGb: totalmem() / 2 ** 30, loadAverageBefore: loadBefore, loadAverageAfter: loadavg(), stealPct: stealSince(stealBefore) },
+    machine: machineNow(),
     settings: { warmupSeconds: WARMUP, measureSeconds: DURATION },
     rows,
     startup,
@@ -590,7 +488,7 @@ function apiKeyId(): string {
 try {
   await main();
 } finally {
-  for (const proc of children) proc.kill('SIGKILL');
+  killAll();
   if (!opts.keep) rmSync(work, { recursive: true, force: true });
   else say(`kept ${work}`);
 }

@@ -25,6 +25,7 @@ import { settleOpenAttempts } from './checkout/recover-payments';
 import { startAllocator, type Allocator } from './sync/allocator';
 import { startSyncWorker, type SyncWorker } from './sync/worker';
 import { createHubGiftCards } from './sync/hub-gift-cards';
+import { createHubCheckins } from './sync/hub-checkins';
 import type { Backoff } from './printing/backoff';
 import { parsePrinter, PrinterUrlError } from './printing/printers';
 import { startPrintQueue, type PrintQueue } from './printing/queue';
@@ -199,6 +200,18 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       allocator: () => allocator,
       // a terminal's gift cards are its hub's: read and held there within the request (issue #24)
       ...(options.upstream !== undefined && { giftCardHub: createHubGiftCards({ url: options.upstream.url, key: options.upstream.key }) }),
+      // a terminal's gates ask its hub within the request while it answers, so two gates never admit one ticket (issue #26)
+      ...(options.upstream !== undefined && {
+        checkinHub: createHubCheckins({
+          url: options.upstream.url,
+          key: options.upstream.key,
+          link: {
+            online: () => worker?.status().online ?? null,
+            offered: () => worker?.status().checkins?.accepted ?? null,
+            lastSuccessAt: () => Date.parse(worker?.status().lastSuccessAt ?? '') || 0,
+          },
+        }),
+      }),
       logger,
       rateLimit: options.rateLimit ?? 50,
       allowedHosts: options.allowedHosts ?? [],
@@ -250,7 +263,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     };
     const sweeper = setInterval(sweep, options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS);
     if (options.upstream) {
-      worker = await startSyncWorker(ctx, options.upstream, logger);
+      // the hub takes this terminal's ticket keys before the allocator asks for places (issue #26)
+      worker = await startSyncWorker(ctx, { ...options.upstream, ...(ctx.ticketKeys !== undefined && { ticketKeys: ctx.ticketKeys }), onKeysGiven: () => allocator?.kick() }, logger);
       allocator = await startAllocator(
         ctx,
         {
@@ -258,7 +272,12 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
           key: options.upstream.key,
           allocation: options.allocation ?? 10,
           offlineSales: options.offlineSales ?? false,
-          gate: { until: () => worker?.gate() ?? 0, pause: (ms) => worker?.pause(ms), online: () => worker?.status().online ?? null },
+          gate: {
+            until: () => worker?.gate() ?? 0,
+            pause: (ms) => worker?.pause(ms),
+            online: () => worker?.status().online ?? null,
+            keysGiven: () => worker?.keysGiven() ?? false,
+          },
           ...(options.allocationCycleMs !== undefined && { cycleMs: options.allocationCycleMs }),
         },
         logger,

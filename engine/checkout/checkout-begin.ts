@@ -33,7 +33,12 @@ export interface CheckoutRequest {
    * an imported terminal order (sync/import-orders.ts): gift-card parts held at this hub under the terminal's
    * reference, and the codes the terminal issued for its gift-card items (the cards are the same money here)
    */
-  readonly imported?: { readonly giftCards?: ImportGiftCardPayment | undefined; readonly issuedCodes?: readonly string[] | undefined };
+  readonly imported?: {
+    readonly giftCards?: ImportGiftCardPayment | undefined;
+    readonly issuedCodes?: readonly string[] | undefined;
+    /** the tickets the terminal issued (issue #26), checked and normalized by the import */
+    readonly tickets?: readonly IssuedTicket[] | undefined;
+  };
   /** a terminal's checkout: its gift cards are held at the hub after this transaction, not here (checkout/hub-hold.ts) */
   readonly giftCardsAtHub?: boolean;
   /** `--require-shift` (contract §14): cash — also the cash remainder of a split — only while a shift is open */
@@ -103,6 +108,7 @@ export async function beginCheckoutIn(ctx: Ids & PaymentLease & GiftCardGuesses,
     ...(split.parts.length > 0 && { giftCards: split.parts.map(({ code, amount }) => ({ code, amount })) }),
     ...(split.holdReference !== undefined && { giftCardHold: split.holdReference }),
     ...(request.imported?.issuedCodes !== undefined && { issuedCodes: await checkIssuedCodes(tx, request.imported.issuedCodes) }),
+    ...(request.imported?.tickets !== undefined && { issuedTickets: [...request.imported.tickets] }),
     ...(request.imported !== undefined && { imported: true }),
     ...(request.cashNeedsShift === true && method === 'cash' && { cashNeedsShift: true }),
   };
@@ -200,6 +206,12 @@ function checkPaid(payment: PaymentRequest, total: Money, scopes: readonly strin
   return { tendered };
 }
 
+/** A ticket a terminal issued (issue #26): its code and, when it signed it, its signed code. */
+export interface IssuedTicket {
+  readonly code: string;
+  readonly signedCode?: string;
+}
+
 export interface StoredPayment {
   /** at a terminal: the gift cards asked for, held at its hub after this transaction (checkout/hub-hold.ts) */
   hub?: HubGiftCards;
@@ -210,6 +222,8 @@ export interface StoredPayment {
   giftCardHold?: string;
   /** an imported terminal order: the codes the terminal issued for its gift-card items, in item order */
   issuedCodes?: string[];
+  /** an imported terminal order: the tickets the terminal issued, in ticket order (issue #26): the hub keeps their codes */
+  issuedTickets?: IssuedTicket[];
   /** an imported terminal order (sync/import-orders.ts): in that terminal's journal, not in this engine's (issue #25) */
   imported?: true;
   /** `--require-shift` cash: settled only while a shift is open (checkout-settle.ts checks again under the journal head) */

@@ -123,13 +123,25 @@ async function createOrder(ctx: Ids & Syncing & Journalling & Partial<TicketSign
   const view = attempt.priced === null ? await cartView(tx, cart, now) : (JSON.parse(attempt.priced) as Pick<Cart, 'currency' | 'total' | 'items' | 'receiptLines'>);
   const orderId = ctx.newId('ord');
   const ticketCode = ticketCodes(cart.occurrenceId);
+  // an imported terminal order keeps the codes the terminal printed: the same cards, spendable here (issue #24), and
+  // the same tickets, known here by their codes and signed codes (issue #26)
+  const stored = JSON.parse(attempt.request) as StoredPayment;
+  const issuedTickets = stored.issuedTickets ?? [];
   const unsigned = view.items
     .filter((item) => item.type === 'admission')
-    .flatMap((item) => Array.from({ length: item.quantity }, () => ({ id: ctx.newId('tkt'), itemId: item.id, code: ticketCode() })));
-  // every ticket sold here carries its signed code (issue #26, contract §15)
-  const tickets = await signTickets(ctx.ticketKeys, tx, { orderId, occurrenceId: cart.occurrenceId, items: view.items }, unsigned);
-  // an imported terminal order keeps the codes the terminal printed: the same cards, spendable here (issue #24)
-  const stored = JSON.parse(attempt.request) as StoredPayment;
+    .flatMap((item) => Array.from({ length: item.quantity }, () => ({ id: ctx.newId('tkt'), itemId: item.id })))
+    .map((ticket, i) => ({ ...ticket, code: issuedTickets[i]?.code ?? ticketCode() }));
+  if (stored.issuedTickets !== undefined && issuedTickets.length !== unsigned.length) {
+    throw new EngineError('INVALID_FIELD_VALUE', { param: 'tickets', details: { reason: 'count', tickets: unsigned.length } });
+  }
+  // every ticket sold here carries its signed code (issue #26, contract §15); one a terminal signed keeps its own
+  const kept = (i: number): string | undefined => issuedTickets[i]?.signedCode;
+  const signed = new Map((await signTickets(ctx.ticketKeys, tx, { orderId, occurrenceId: cart.occurrenceId, items: view.items }, unsigned.filter((_, i) => kept(i) === undefined)))
+    .map((ticket) => [ticket.id, ticket]));
+  const tickets = unsigned.map((ticket, i) => {
+    const signedCode = kept(i);
+    return signedCode === undefined ? signed.get(ticket.id) ?? ticket : { ...ticket, signedCode };
+  });
   const issued = stored.issuedCodes ?? [];
   const giftCards = view.items
     .filter((item) => item.type === 'giftCard')

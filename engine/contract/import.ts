@@ -12,7 +12,7 @@ import { ImportGiftCardPayment } from './gift-card';
 const strict = { additionalProperties: false } as const;
 
 /** Extensions this engine offers beyond the v3 interface; names are `area.feature`, new ones are added, never renamed. */
-export const EXTENSIONS = ['orders.import-batch', 'allocations.places', 'journal.import'] as const;
+export const EXTENSIONS = ['orders.import-batch', 'allocations.places', 'journal.import', 'checkins'] as const;
 export type Extension = (typeof EXTENSIONS)[number];
 
 export const Capabilities = Type.Object({
@@ -34,6 +34,14 @@ export const ImportOrder = Type.Object(
     giftCardCodes: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
       maxItems: LIMITS.maxItemsPerRequest,
       description: 'the codes the terminal issued for the order\'s gift-card items, in item order: the hub issues the same cards, spendable anywhere once the order is here',
+    })),
+    tickets: Type.Optional(Type.Array(Type.Object({
+      code: Type.String({ minLength: 1, maxLength: 64, description: 'the 20-character code the terminal printed' }),
+      signedCode: Type.Optional(Type.String({ minLength: 1, maxLength: 600, description: 'the signed code of its QR (contract §15), kept as it is' })),
+    }, strict), {
+      maxItems: LIMITS.maxTicketsPerOrder,
+      description: "the tickets the terminal issued, in ticket order (issue #26): the hub issues the order's tickets under the same codes, so a gate " +
+        'that asks the hub knows them; a code taken here or named twice refuses the order (400 INVALID_FIELD_VALUE `tickets[i]`). Absent: the hub makes codes',
     })),
     payment: Type.Optional(Type.Object(ImportGiftCardPayment.properties, {
       ...strict,

@@ -5,9 +5,12 @@ import { Holding } from './holdings';
 
 export const SyncConflict = Type.Object({
   id: Type.Integer(),
-  kind: Type.Union([Type.Literal('order'), Type.Literal('cancel'), Type.Literal('gift-card-release')]),
+  kind: Type.Union([Type.Literal('order'), Type.Literal('cancel'), Type.Literal('gift-card-release'), Type.Literal('checkin')], {
+    description: 'checkin: at a hub, a ticket a terminal admitted offline while it was inside already (code DUPLICATE_ENTRY, issue #26): ' +
+      'resolved with POST /sync/checkin-conflicts/{id}/resolve, never retried; the others are the outbox\'s',
+  }),
   orderId: Type.String(),
-  code: Type.String({ description: "the upstream's error code" }),
+  code: Type.String({ description: "the upstream's error code; DUPLICATE_ENTRY for kind checkin" }),
   message: Type.String(),
   at: Type.Union([Type.String(), Type.Null()]),
   attempts: Type.Integer(),
@@ -39,6 +42,9 @@ export const SyncStatus = Type.Object({
     }),
   }, { description: 'the journal on its way to the hub (contract §14)' }),
   holdings: Type.Array(Holding, { description: 'what this terminal holds from its hub, per inventory item (contract §10)' }),
+  checkins: Type.Object({
+    waiting: Type.Integer({ description: 'check-ins this gate decided alone (its hub offline) that the hub does not have yet; 0 without an upstream' }),
+  }, { description: 'offline check-ins on their way to the hub (issue #26)' }),
 });
 export type SyncStatus = Static<typeof SyncStatus>;
 

@@ -98,6 +98,7 @@ export const ERROR_CATALOGUE = {
   TICKET_WRONG_OCCURRENCE: row('CONFLICT_ERROR', 409),
   ALREADY_CHECKED_IN: row('CONFLICT_ERROR', 409),
   NOT_CHECKED_IN: row('CONFLICT_ERROR', 409),
+  TICKET_KEY_CONFLICT: row('CONFLICT_ERROR', 409),
 } as const satisfies Record<string, CatalogueRow>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -28,6 +28,7 @@ import { checkinRoutes } from './routes/checkins';
 import type { CheckinHub } from '../checkins/hub-port';
 import { hubRoutes } from './routes/hub';
 import { hubJournalRoutes } from './routes/hub-journal';
+import { hubCheckinRoutes } from './routes/hub-checkins';
 import { orderRoutes } from './routes/orders';
 import { orderSummaryRoutes } from './routes/order-summary';
 import { journalRoutes } from './routes/journal';
@@ -161,6 +162,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(giftCardRoutes, { ctx: options.ctx, giftCardHub: options.giftCardHub });
       if (options.capabilities !== false) await api.register(hubGiftCardRoutes, { ctx: options.ctx });
       if (options.capabilities !== false) await api.register(hubJournalRoutes, { ctx: options.ctx });
+      if (options.capabilities !== false) await api.register(hubCheckinRoutes, { ctx: options.ctx });
       if (allocations) await api.register(allocationRoutes, { ctx: options.ctx, cap: options.allocationCap });
       await api.register(syncRoutes, { ctx: options.ctx, worker: options.sync });
       await api.register(legacyRoutes, { channels: options.ctx.store.repos.channels, baskets: options.ctx.store.repos.baskets });

@@ -5,6 +5,7 @@ import type { CatalogRepo } from './catalog-repo';
 import type { createCatalogNames } from './catalog-names';
 import type { createCatalogReader } from './catalog-reader';
 import type { ChannelRepo } from './channel-repo';
+import type { CheckinConflictRepo } from './checkin-conflict-repo';
 import type { CheckoutRepo } from './checkout-repo';
 import type { CheckinRepo } from './checkin-repo';
 import type { GiftCardRepo } from './gift-card-repo';
@@ -72,6 +73,8 @@ export interface Repos {
   readonly journalSync: Async<JournalSyncRepo>;
   /** check-ins at the door and who is inside (issue #26, contract §15) */
   readonly checkins: Async<CheckinRepo>;
+  /** a hub's DUPLICATE_ENTRY conflicts of terminals' offline check-ins (issue #26) */
+  readonly checkinConflicts: Async<CheckinConflictRepo>;
 }
 
 export interface TransactionOptions {

@@ -13,6 +13,7 @@ import { relaxSynchronous, type Db } from './db';
 import { groupCommit, type Durability } from './durability';
 import { createHoldingRepo } from './holding-repo';
 import { createImportRepo } from './import-repo';
+import { createCheckinConflictRepo } from './checkin-conflict-repo';
 import { createJournalRepo } from './journal-repo';
 import { createKeyRepo } from './key-repo';
 import { createOrderLanguageRepo } from './order-language-repo';
@@ -75,6 +76,7 @@ export function createSqliteStore(db: Db, options: { groupCommit?: boolean; mast
     terminalJournals: createTerminalJournalRepo(db),
     journalSync: createJournalSyncRepo(db),
     checkins: createCheckinRepo(db),
+    checkinConflicts: createCheckinConflictRepo(db),
   };
   const writer = createCatalogWriter(db);
 

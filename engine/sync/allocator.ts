@@ -25,7 +25,16 @@ export interface AllocatorOptions {
   /** how long an on-demand grant may take before the sale goes on with what is in hand (default 5 s) */
   readonly requestTimeoutMs?: number;
   /** the sync worker's pause (a 429's Retry-After, the long wait while the upstream is silent): nothing is sent before it */
-  readonly gate?: { until(): number; pause(ms: number): void; online(): boolean | null };
+  readonly gate?: {
+    until(): number;
+    pause(ms: number): void;
+    online(): boolean | null;
+    /**
+     * the hub has this terminal's public ticket keys (issue #26): no place is asked for before, so nothing is sold
+     * whose signed code the hub (and every gate) could not verify; absent: always
+     */
+    keysGiven?(): boolean;
+  };
 }
 
 export type AllocationMode = 'hub' | 'plain' | 'unknown';
@@ -52,7 +61,7 @@ export async function startAllocator(ctx: Storage & Clock & Durability & Termina
   let detectedAt = 0;
   /** shows whose places staff gave back: not topped up again until the till restarts */
   const givenBack = new Set<string>();
-  const gated = (): boolean => ctx.now() < (options.gate?.until() ?? 0);
+  const gated = (): boolean => ctx.now() < (options.gate?.until() ?? 0) || options.gate?.keysGiven?.() === false;
   const limited = (retryAfter: number | undefined): void => options.gate?.pause((retryAfter ?? 1) * 1000);
   ctx.terminal.sellsFromHoldings = mode === 'hub';
 
@@ -188,6 +197,13 @@ export async function startAllocator(ctx: Storage & Clock & Durability & Termina
 
   return {
     mode: (): AllocationMode => mode,
+    /** runs the next top-up now rather than at the end of its wait (the hub took this terminal's ticket keys) */
+    kick(): void {
+      if (stopped || running !== undefined) return;
+      clearTimeout(timer);
+      timer = undefined;
+      schedule();
+    },
     online: (): boolean => reachable,
     /**
      * Before a cart is made here. A hub: asks it, within this request, for what the cart needs beyond what is

@@ -106,5 +106,15 @@ async function importOf(ctx: Storage, entry: OutboxRow, order: OrderRow): Promis
     currency: order.currency,
     expectedTotal: { amount: order.total, currency: order.currency },
     ...(await giftCardsOf(ctx, order)),
+    ...(await ticketsOf(ctx, order)),
   };
+}
+
+/**
+ * The tickets a terminal's order issued, in ticket order (issue #26): the hub issues its tickets under the same codes
+ * (and keeps their signed codes), so a ticket sold here offline is known at the hub and at every gate that asks it.
+ */
+async function ticketsOf(ctx: Storage, order: OrderRow): Promise<Pick<ImportOrder, 'tickets'>> {
+  const tickets = await ctx.store.repos.orders.tickets([order.id]);
+  return tickets.length === 0 ? {} : { tickets: tickets.map((ticket) => ({ code: ticket.code, ...(ticket.signedCode != null && { signedCode: ticket.signedCode }) })) };
 }

@@ -3,10 +3,10 @@ import type { Caller } from '../domain/scopes';
 import type { ImportBody, ImportOrder } from '../contract/import';
 import type { Order } from '../contract/order';
 import { addExtrasIn } from '../carts/add-extras';
-import { beginCheckoutIn } from '../checkout/checkout-begin';
+import { beginCheckoutIn, type IssuedTicket } from '../checkout/checkout-begin';
 import { settleCheckoutIn } from '../checkout/checkout-settle';
 import { slices } from '../shared/time-slices';
-import type { Clock, GiftCardGuesses, HoldLength, Ids, PaymentLease, Storage, Syncing, TerminalRole } from '../shared/context';
+import type { Clock, GiftCardGuesses, HoldLength, Ids, PaymentLease, Storage, Syncing, TerminalRole, TicketSigning } from '../shared/context';
 import { createCartIn } from '../carts/create-cart';
 import type { Tx } from '../store/port';
 import { orderViews } from '../orders/order-view';
@@ -44,7 +44,7 @@ export type ImportOutcome = {
   readonly idempotencyKey: string;
 } & ({ readonly order: Order; readonly replayed: boolean } | { readonly error: EngineError });
 
-export async function importOrders(ctx: Storage & Clock & Ids & HoldLength & Syncing & PaymentLease & TerminalRole & GiftCardGuesses, apiKey: Caller, body: ImportBody): Promise<ImportOutcome[]> {
+export async function importOrders(ctx: Storage & Clock & Ids & HoldLength & Syncing & PaymentLease & TerminalRole & GiftCardGuesses & Partial<TicketSigning>, apiKey: Caller, body: ImportBody): Promise<ImportOutcome[]> {
   const clock = slices();
   const outcomes: ImportOutcome[] = [];
   for (const [index, order] of body.orders.entries()) {
@@ -60,7 +60,7 @@ export async function importOrders(ctx: Storage & Clock & Ids & HoldLength & Syn
   return outcomes;
 }
 
-async function importOne(ctx: Clock & Ids & HoldLength & Syncing & PaymentLease & TerminalRole & GiftCardGuesses, tx: Tx, apiKey: Caller, order: ImportOrder, now: number) {
+async function importOne(ctx: Clock & Ids & HoldLength & Syncing & PaymentLease & TerminalRole & GiftCardGuesses & Partial<TicketSigning>, tx: Tx, apiKey: Caller, order: ImportOrder, now: number) {
   if (!UUID_V4.test(order.idempotencyKey)) throw new EngineError('INVALID_IDEMPOTENCY_KEY', { param: 'idempotencyKey' });
   const key = order.idempotencyKey.toLowerCase();
   // one import of a reference at a time, across processes too
@@ -88,17 +88,36 @@ async function importOne(ctx: Clock & Ids & HoldLength & Syncing & PaymentLease 
       body: { cartId: cart.id, expectedTotal: order.expectedTotal, payment: { method: 'external', reference: order.reference } },
       // gift cards (issue #24): parts held here under the terminal's reference settle into this order's redemptions;
       // cards the terminal sold are issued here under the codes it printed
-      imported: { giftCards: order.payment, issuedCodes: order.giftCardCodes },
+      imported: { giftCards: order.payment, issuedCodes: order.giftCardCodes, ...(order.tickets !== undefined && { tickets: await checkIssuedTickets(tx, order.tickets) }) },
     },
     now,
   );
   // The key names a checkout of another cart (POST /orders): beginCheckout refused it already.
   if (start.kind === 'replay') throw new EngineError('IDEMPOTENCY_KEY_REUSED', { param: 'idempotencyKey' });
   // an imported sale is in its terminal's journal, not this hub's (issue #25; the attempt says so too)
-  const settled = await settleCheckoutIn({ newId: ctx.newId, syncing: ctx.syncing, journal: false }, tx, start.attempt, { status: 'approved' }, now);
+  // signed here unless the terminal signed it (issue #26: checkout-settle.ts)
+  const settled = await settleCheckoutIn({ newId: ctx.newId, syncing: ctx.syncing, journal: false, ticketKeys: ctx.ticketKeys }, tx, start.attempt, { status: 'approved' }, now);
   if ('error' in settled) throw settled.error;
   await tx.imports.record({ apiKeyId: apiKey.keyId, idempotencyKey: key, reference: order.reference, orderId: settled.order.id }, now);
   return { order: settled.order, replayed: false };
+}
+
+/** Crockford base32 without I, L, O, U: the alphabet of ticket codes (checkout/codes.ts). */
+const TICKET_CODE = /^[0-9A-HJKMNP-TV-Z]{20}$/;
+
+/**
+ * The tickets a terminal issued for an imported order (issue #26): the hub issues the same codes, so each is
+ * normalized as a gate reads it, and a code that is not a ticket code, is named twice or is a ticket here already
+ * refuses the order (400 INVALID_FIELD_VALUE `tickets[i]`, reason `malformed` / `duplicate` / `taken`) rather than
+ * failing its insert (a 5xx the terminal would send again for ever). A signed code is kept as the terminal made it.
+ */
+async function checkIssuedTickets(tx: Tx, tickets: NonNullable<ImportOrder['tickets']>): Promise<IssuedTicket[]> {
+  const codes = tickets.map((ticket) => ticket.code.replace(/[\s-]+/g, '').toUpperCase().replace(/[IL]/g, '1').replace(/O/g, '0'));
+  for (const [i, code] of codes.entries()) {
+    const reason = !TICKET_CODE.test(code) ? 'malformed' : codes.indexOf(code) !== i ? 'duplicate' : (await tx.orders.byTicketCode(code)) !== undefined ? 'taken' : undefined;
+    if (reason !== undefined) throw new EngineError('INVALID_FIELD_VALUE', { param: `tickets[${i}]`, details: { reason } });
+  }
+  return tickets.map((ticket, i) => ({ code: codes[i] ?? ticket.code, ...(ticket.signedCode !== undefined && { signedCode: ticket.signedCode }) }));
 }
 
 async function readOrder(tx: Tx, orderId: string): Promise<Order> {

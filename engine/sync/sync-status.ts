@@ -5,6 +5,7 @@ import type { Clock, Storage } from '../shared/context';
 import type { Repos } from '../store/port';
 import { holdingRows } from '../allocations/holdings-view';
 import { journalCursor } from './deliver-journal';
+import { openCheckinConflicts } from './checkin-conflicts';
 
 /** GET /sync/status and the conflict inbox's two actions: retry, or mark resolved with a note. */
 
@@ -42,9 +43,11 @@ export async function syncStatus(ctx: Storage & Clock, worker: SyncSource | unde
     oldestWaitingSeconds: oldest === undefined ? null : Math.max(0, Math.floor((now - oldest) / 1000)),
     deliveryRate: Math.round(rate * 10) / 10,
     estimatedSecondsLeft: waiting === 0 ? 0 : rate > 0 ? Math.ceil(waiting / rate) : null,
-    conflicts: inbox ? (await outbox.conflicts()).map(conflictView) : [],
+    // a hub's DUPLICATE_ENTRY conflicts (issue #26) after the outbox's: kind `checkin` tells them apart
+    conflicts: inbox ? [...(await outbox.conflicts()).map(conflictView), ...(await openCheckinConflicts(ctx))] : [],
     journal: await journalStatus(ctx, worker),
     holdings: inbox ? await holdingRows(ctx) : [],
+    checkins: { waiting: worker === undefined ? 0 : await ctx.store.repos.checkins.waiting() },
   };
 }
 

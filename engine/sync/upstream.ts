@@ -38,8 +38,8 @@ export interface UpstreamOptions {
 
 export function createUpstream(options: UpstreamOptions) {
   const base = `${options.url.replace(/\/+$/, '')}/api/v3`;
-  async function call(method: string, path: string, body?: unknown, idempotencyKey?: string): Promise<UpstreamAnswer> {
-    const headers: Record<string, string> = { 'x-svc-api-key': options.key, accept: 'application/json' };
+  async function call(method: string, path: string, body?: unknown, idempotencyKey?: string, extra: Readonly<Record<string, string>> = {}): Promise<UpstreamAnswer> {
+    const headers: Record<string, string> = { ...extra, 'x-svc-api-key': options.key, accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
     try {
@@ -66,7 +66,9 @@ export function createUpstream(options: UpstreamOptions) {
   }
   return {
     url: options.url,
-    get: (path: string) => call('GET', path),
+    get: (path: string, headers?: Readonly<Record<string, string>>) => call('GET', path, undefined, undefined, headers),
+    /** a POST with headers of its own (Accept-Language: the hub names things in the caller's language) */
+    postWith: (path: string, body: unknown, headers: Readonly<Record<string, string>>) => call('POST', path, body, undefined, headers),
     post: (path: string, body?: unknown, idempotencyKey?: string) => call('POST', path, body ?? {}, idempotencyKey),
     patch: (path: string, body: unknown) => call('PATCH', path, body),
     delete: (path: string) => call('DELETE', path),

@@ -10,6 +10,8 @@ import type { Delivery } from './refusal';
 import { DEFAULT_RETRY, createRetrier, systemClock } from './retry';
 import { createUpstream } from './upstream';
 import { createJournalSender, type JournalSenderStatus } from './journal-sender';
+import { createCheckinSender, type CheckinSenderStatus } from './checkin-sender';
+import { keysGiven as keysGivenBefore, type TicketKeyPort } from './ticket-key-exchange';
 
 /**
  * The one sync worker of a terminal (contract §10). It asks the upstream what it is (GET /capabilities: a
@@ -38,6 +40,10 @@ export interface SyncOptions {
   readonly concurrency?: number;
   /** to a hub, the least time between the starts of two batches that are not full (default `GATHER_MS`, at most `pollMs`) */
   readonly gatherMs?: number;
+  /** this engine's ticket keys (issue #26): given to the hub at first contact, the hub's learnt at every pull */
+  readonly ticketKeys?: TicketKeyPort;
+  /** told once the hub took the ticket keys at this start's pull (the allocator then asks for places at once) */
+  readonly onKeysGiven?: () => void;
 }
 
 /**
@@ -57,6 +63,8 @@ export interface SyncStatus {
   upstreamKind: 'hub' | 'v3' | null;
   /** the journal's way to the hub (contract §14) */
   journal?: JournalSenderStatus;
+  /** offline check-ins' way to the hub (issue #26) */
+  checkins?: CheckinSenderStatus;
 }
 
 /**
@@ -86,6 +94,8 @@ export async function startSyncWorker(ctx: Storage & Clock & Durability, options
   const gather = Math.max(0, options.gatherMs ?? Math.min(GATHER_MS, poll));
   const status: SyncStatus = { online: null, lastSuccessAt: (await outbox.state('last_success_at')) ?? null, lastError: null, keyRejected: false, upstreamKind: null };
   let batchLimit = IMPORT_BATCH_LIMIT;
+  // the hub took this terminal's ticket keys (at an earlier start, or at this start's first pull)
+  let keysGiven = options.ticketKeys === undefined || (await keysGivenBefore(ctx, options.ticketKeys));
   let nextPullAt = 0;
   let pulling = false;
   const inFlight = new Set<string>();
@@ -146,6 +156,15 @@ export async function startSyncWorker(ctx: Storage & Clock & Durability, options
     },
   }, logger);
 
+  // offline check-ins follow the same rules (checkin-sender.ts)
+  const checkins = createCheckinSender(ctx, channel, { baseMs: policy.baseMs, gatherMs: gather, gate: () => retrier.gate() }, {
+    answered,
+    failed,
+    rediscover: () => {
+      nextPullAt = 0;
+    },
+  }, logger);
+
   /** runs `work` as one of the worker's jobs (awaited at stop), and looks again when it ends */
   function track(work: Promise<void>): void {
     const running: Promise<void> = work.finally(() => {
@@ -156,11 +175,16 @@ export async function startSyncWorker(ctx: Storage & Clock & Durability, options
   }
 
   async function pull(): Promise<void> {
-    const result = await pullCatalog(ctx, channel, logger);
+    const result = await pullCatalog(ctx, channel, logger, options.ticketKeys);
+    if (result.keysGiven === true && !keysGiven) {
+      keysGiven = true;
+      options.onKeysGiven?.();
+    }
     const now = ctx.now();
     if (result.kind !== undefined) {
       status.upstreamKind = result.kind;
       journal.offered(result.journal === true);
+      checkins.offered(result.checkins === true);
       if (result.batchLimit !== undefined) batchLimit = Math.min(IMPORT_BATCH_LIMIT, result.batchLimit);
     }
     if (result.ok) {
@@ -295,6 +319,10 @@ export async function startSyncWorker(ctx: Storage & Clock & Durability, options
         // the journal after the orders it records (journal-sender.ts): its entries wait for their orders' delivery
         const sending = journal.start(now);
         if (sending) track(sending);
+        const sendingCheckins = checkins.start(now);
+        if (sendingCheckins) track(sendingCheckins);
+        const checkinsDue = checkins.due();
+        if (checkinsDue !== undefined && checkinsDue > now) wait = Math.min(wait, checkinsDue - now);
         const journalDue = journal.due();
         if (journalDue !== undefined && journalDue > now) wait = Math.min(wait, journalDue - now);
         const due = await outbox.nextDue();
@@ -315,10 +343,12 @@ export async function startSyncWorker(ctx: Storage & Clock & Durability, options
 
   const looping = loop();
   return {
-    status: (): SyncStatus => ({ ...status, journal: journal.status() }),
+    status: (): SyncStatus => ({ ...status, journal: journal.status(), checkins: checkins.status() }),
     url: options.url,
     /** until when everything sent upstream waits (a 429's Retry-After, a refused key): the allocator waits too */
     gate: (): number => retrier.gate(),
+    /** the hub has this terminal's ticket keys: the allocator may ask for places (issue #26) */
+    keysGiven: (): boolean => keysGiven,
     /** a 429 answered to another sender of this terminal pauses the worker as well */
     pause: (ms: number): void => retrier.pause(ms),
     async stop(): Promise<void> {

@@ -56,7 +56,7 @@ describe('GET /capabilities', () => {
   it('lists the hub extensions without a key; a plain v3 service has no such route', async () => {
     const answer = await hub.request<{ data: { extensions: string[]; limits: { importBatch: number } } }>('GET', '/capabilities', { key: null });
     expect(answer.status).toBe(200);
-    expect(answer.body.data).toEqual({ extensions: ['orders.import-batch', 'allocations.places', 'journal.import'], limits: { importBatch: 100 } });
+    expect(answer.body.data).toEqual({ extensions: ['orders.import-batch', 'allocations.places', 'journal.import', 'checkins'], limits: { importBatch: 100 } });
     const none = await plain.request<ErrorEnvelope>('GET', '/capabilities', { key: null });
     expect(none.status).toBe(404);
     expect(none.body.error.code).toBe('RESOURCE_NOT_FOUND');

@@ -53,6 +53,7 @@ describe.skipIf(onPostgres)(sqliteOnly('an order of a database from before migra
       db.exec('DROP TABLE terminal_journal; DROP TABLE terminal_journal_heads; DROP TABLE terminal_shifts'); // migration 0024 (issue #25)
       db.exec('DROP TABLE ticket_keys; DROP TABLE ticket_revocations; ALTER TABLE tickets DROP COLUMN signed_code'); // migration 0026 (issue #26)
       db.exec('DROP TABLE checkins; DROP TABLE ticket_presence'); // migration 0027 (issue #26)
+      db.exec('DROP TABLE checkin_conflicts'); // migration 0028 (issue #26)
       db.pragma('user_version = 17');
     } finally {
       db.close();

@@ -65,4 +65,5 @@ export const de: Record<ErrorCode, string> = {
   TICKET_WRONG_OCCURRENCE: 'Dieses Ticket gilt für eine andere Vorstellung (Beginn {startsAt}).',
   ALREADY_CHECKED_IN: 'Dieses Ticket ist bereits eingelassen: um {at} am Eingang {gate}.',
   NOT_CHECKED_IN: 'Dieses Ticket ist nicht eingelassen und kann daher nicht auschecken.',
+  TICKET_KEY_CONFLICT: 'Ein Ticketschlüssel mit dieser ID ist hier mit einem anderen öffentlichen Schlüssel bekannt.',
 };

@@ -65,4 +65,5 @@ export const en: Record<ErrorCode, string> = {
   TICKET_WRONG_OCCURRENCE: 'This ticket is for another show (starting {startsAt}).',
   ALREADY_CHECKED_IN: 'This ticket is already inside: it went in at {at} at gate {gate}.',
   NOT_CHECKED_IN: 'This ticket is not inside, so it cannot go out.',
+  TICKET_KEY_CONFLICT: 'A ticket key with this id is known here with another public key.',
 };

@@ -65,4 +65,5 @@ export const fr: Record<ErrorCode, string> = {
   TICKET_WRONG_OCCURRENCE: 'Ce billet est pour une autre séance (début {startsAt}).',
   ALREADY_CHECKED_IN: 'Ce billet est déjà entré : à {at}, par l’entrée {gate}.',
   NOT_CHECKED_IN: 'Ce billet n’est pas entré, il ne peut donc pas sortir.',
+  TICKET_KEY_CONFLICT: 'Une clé de billet portant cet identifiant est connue ici avec une autre clé publique.',
 };

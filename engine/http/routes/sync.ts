@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { EngineContext } from '../../shared/context';
 import { resolveConflict, retryConflict, syncStatus, type SyncSource } from '../../sync/sync-status';
+import { resolveCheckinConflict } from '../../sync/checkin-conflicts';
 import { replies } from '../../contract/common';
 import { grants } from '../../domain/scopes';
 import { callerOf } from '../auth';
@@ -34,5 +35,20 @@ export const syncRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext; worker:
     '/sync/conflicts/:id/resolve',
     { config, schema: { tags, summary: 'Mark a conflict resolved, with a note', params: SyncEntryParams, body: ResolveBody, response: replies(200, SyncEntry) } },
     async (request) => ({ data: await resolveConflict(ctx, Number(request.params.id), request.body.note) }),
+  );
+  app.post(
+    '/sync/checkin-conflicts/:id/resolve',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Mark a DUPLICATE_ENTRY conflict (kind checkin) resolved, with a note',
+        description: 'At a hub: a ticket two gates admitted while offline (issue #26). Both check-ins stay recorded; the note says what staff did.',
+        params: SyncEntryParams,
+        body: ResolveBody,
+        response: replies(200, SyncEntry),
+      },
+    },
+    async (request) => ({ data: await resolveCheckinConflict(ctx, Number(request.params.id), request.body.note) }),
   );
 };

@@ -18,6 +18,7 @@ import { openPostgres, type PostgresOptions } from './connect';
 import { createPgGiftCardRepo } from './gift-card-repo';
 import { createPgHoldingRepo } from './holding-repo';
 import { createPgImportRepo } from './import-repo';
+import { createPgCheckinConflictRepo } from './checkin-conflict-repo';
 import { createPgJournalRepo } from './journal-repo';
 import { createPgKeyRepo } from './key-repo';
 import { createPgOrderLanguageRepo } from './order-language-repo';
@@ -81,6 +82,7 @@ export async function createPostgresStore(url: string, options: PostgresOptions 
     terminalJournals: createPgTerminalJournalRepo(q),
     journalSync: createPgJournalSyncRepo(q),
     checkins: createPgCheckinRepo(q),
+    checkinConflicts: createPgCheckinConflictRepo(q),
   });
   const autocommit: Queryable = { query: (text, values) => unavailableOnFailure(() => textRefused(() => pool.query(text, values))) };
   const repos = reposOn(autocommit);

@@ -83,6 +83,7 @@ const EXPECTED_BY_CODE: Readonly<Record<string, Recovery>> = {
   TICKET_WRONG_OCCURRENCE: 'refresh',
   ALREADY_CHECKED_IN: 'refresh',
   NOT_CHECKED_IN: 'refresh',
+  TICKET_KEY_CONFLICT: 'refresh',
 };
 
 /** Codes the UI handles specifically, whatever type they arrive with (errors.ts BY_CODE). */
