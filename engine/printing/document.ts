@@ -16,7 +16,10 @@ export interface TicketSlip {
   readonly venue: string | undefined;
   /** "Area: Stalls", "Seat: Row A, Seat 1", "Value: €50.00" */
   readonly details: readonly string[];
+  /** printed as text, to be typed in: the ticket's 20-character code (a gift card's code) */
   readonly code: string;
+  /** what the QR code encodes: the ticket's signed code when it has one (issue #26, contract §15), else `code` */
+  readonly qr: string;
   readonly footer: string;
 }
 
@@ -75,6 +78,7 @@ export function ticketSlips(order: Order, options: Pick<DocumentOptions, 'langua
       fill(labels.ticketOf, { n: index + 1, count }),
     ].filter((line) => line !== ''),
     code: ticket.code,
+    qr: ticket.signedCode ?? ticket.code,
     footer: `${labels.order} ${order.id}`,
   }));
   const cards = order.giftCards.map((card): TicketSlip => ({
@@ -84,6 +88,7 @@ export function ticketSlips(order: Order, options: Pick<DocumentOptions, 'langua
     venue: order.event?.location.name,
     details: [`${labels.value}: ${formatMoney(card.value, options.language)}`],
     code: card.code,
+    qr: card.code,
     footer: `${labels.order} ${order.id}`,
   }));
   return [...tickets, ...cards];

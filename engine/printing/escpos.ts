@@ -13,8 +13,16 @@ import type { ReportSlip } from './report-document';
 export type EscPosPaper = '58mm' | '80mm';
 
 const COLUMNS: Record<EscPosPaper, number> = { '58mm': 32, '80mm': 48 };
-/** module size of the QR code in dots: ~25 mm wide on 80 mm paper, ~19 mm on 58 mm */
-const QR_SIZE: Record<EscPosPaper, number> = { '58mm': 5, '80mm': 6 };
+/**
+ * Module size of the QR code in dots (203 dpi: 8 dots a millimetre). A 20-character code is a version 2 symbol
+ * (25 modules: ~19 mm on 80 mm paper); a signed code (issue #26, ~230–300 characters, error level M, model 2) is a
+ * version 11–13 symbol (61–69 modules): 6 dots a module is ≤ 414 dots (~52 mm) of the 576-dot line of 80 mm paper, and
+ * 5 dots ≤ 345 dots (~43 mm) of the 384-dot line of 58 mm paper — both with room for the quiet zone, and modules of
+ * 0.75 / 0.625 mm, which phone cameras and hand scanners read.
+ */
+export const QR_SIZE: Readonly<Record<EscPosPaper, number>> = { '58mm': 5, '80mm': 6 };
+/** the printable line of each paper, in dots */
+export const LINE_DOTS: Readonly<Record<EscPosPaper, number>> = { '58mm': 384, '80mm': 576 };
 
 /**
  * The encoder (and its code page tables) loads with the first ticket printed, not with the engine.
@@ -56,7 +64,7 @@ function ticketSlip(encoder: ReceiptPrinterEncoder, ticket: TicketSlip, paper: E
   if (ticket.venue) line(ticket.venue);
   encoder.newline();
   for (const detail of ticket.details) line(detail);
-  encoder.newline().qrcode(ticket.code, { model: 2, size: QR_SIZE[paper], errorlevel: 'm' }).newline();
+  encoder.newline().qrcode(ticket.qr, { model: 2, size: QR_SIZE[paper], errorlevel: 'm' }).newline();
   encoder.bold(true);
   line(ticket.code);
   encoder.bold(false);

@@ -34,7 +34,7 @@ tr.total td { font-weight: bold; border-top: 1px solid #000; }
 }
 
 async function ticketPage(QRCode: typeof QRCodes, ticket: TicketSlip): Promise<string> {
-  const qr = await QRCode.toString(ticket.code, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 });
+  const qr = await QRCode.toString(ticket.qr, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 });
   return `<section><h2>${esc(ticket.heading)}</h2><h1>${esc(ticket.title)}</h1>${ticket.date ? `<p>${esc(ticket.date)}</p>` : ''}${
     ticket.venue ? `<p>${esc(ticket.venue)}</p>` : ''
   }${ticket.details.map((line) => `<p>${esc(line)}</p>`).join('')}<div class="qr">${qr}</div><p class="code">${esc(ticket.code)}</p><p>${esc(ticket.footer)}</p></section>`;

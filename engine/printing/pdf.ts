@@ -64,7 +64,7 @@ async function a4(doc: PDFKit.PDFDocument, QRCode: QrCodes, tickets: readonly Ti
     const qrSize = Math.min(height - 40, 45 * MM);
     const textWidth = width - qrSize - 40;
     slipText(doc, ticket, margin + 14, top + 18, textWidth, 'left');
-    drawQr(doc, QRCode, ticket.code, margin + width - qrSize - 14, top + (height - qrSize) / 2, qrSize);
+    drawQr(doc, QRCode, ticket.qr, margin + width - qrSize - 14, top + (height - qrSize) / 2, qrSize);
     await clock.breathe();
   }
   if (tickets.length === 0) doc.addPage();
@@ -78,7 +78,7 @@ async function roll(doc: PDFKit.PDFDocument, QRCode: QrCodes, tickets: readonly 
     const width = doc.page.width - 2 * margin;
     const qrSize = 40 * MM;
     const y = slipText(doc, ticket, margin, margin, width, 'center', false);
-    drawQr(doc, QRCode, ticket.code, (doc.page.width - qrSize) / 2, y + 6, qrSize);
+    drawQr(doc, QRCode, ticket.qr, (doc.page.width - qrSize) / 2, y + 6, qrSize);
     doc.font('Courier-Bold').fontSize(12).text(ticket.code, margin, y + qrSize + 12, { width, align: 'center' });
     doc.font('Helvetica').fontSize(8).text(ticket.footer, { width, align: 'center' });
     await clock.breathe();

@@ -5,6 +5,7 @@ import { decodeEscPos, slipsOf, textOf, type EscPosEvent } from '../helpers/escp
 import { startFakePrinter, type FakePrinter } from '../helpers/fake-printer';
 import { card, cash, checkout, eur, expectError, orderOf, placeOrder, type Order } from '../helpers/orders';
 import { print, printers, waitForJob } from '../helpers/printing';
+import type { SignedOrder } from '../helpers/ticket-signing';
 
 /**
  * POST /orders/{id}/print and GET /print-jobs against a fake ESC/POS printer on 127.0.0.1 (contract §12):
@@ -50,11 +51,16 @@ describe('printing an order on an ESC/POS network printer', () => {
     const events = decodeEscPos(bytes ?? Buffer.alloc(0));
     const slips = slipsOf(events).filter((slip) => slip.some((event) => event.kind === 'cut'));
     expect(slips).toHaveLength(order.tickets.length + 1);
+    const read = await engine.request<{ data: SignedOrder }>('GET', `/orders/${order.id}`);
+    const signed = new Map(read.body.data.tickets.map((ticket) => [ticket.id, ticket.signedCode]));
     for (const [index, ticket] of order.tickets.entries()) {
       const slip = slips[index] ?? [];
       expect(textOf(slip)).toContain(ticket.code);
       expect(textOf(slip)).toContain('Brass');
-      expect(kinds(slip, 'qr')).toEqual([{ kind: 'qr', data: ticket.code }]);
+      // the QR encodes the ticket's signed code (issue #26); its code is printed as text
+      const signedCode = signed.get(ticket.id);
+      expect(signedCode).toMatch(/^K1\./);
+      expect(kinds(slip, 'qr')).toEqual([{ kind: 'qr', data: signedCode }]);
     }
     const receipt = textOf(slips.at(-1) ?? []);
     expect(receipt).toMatch(/Total\s+€78\.00/);

@@ -119,7 +119,7 @@ describe('a looked-up order: reprint through the print queue, tickets PDF (#22)'
     expect(jobs.body.data[0]).toMatchObject({ what: 'all', state: 'done' });
     const [bytes] = (await printer.waitForJobs(before + 1)).slice(before);
     const qr = decodeEscPos(bytes ?? Buffer.alloc(0)).filter((event) => event.kind === 'qr');
-    expect(qr).toEqual(order.tickets.map((ticket) => ({ kind: 'qr', data: ticket.code })));
+    expect(qr).toEqual(order.tickets.map((ticket) => ({ kind: 'qr', data: ticket.signedCode ?? ticket.code })));
     await screenshot(page, 'box-office-23-lookup-reprint');
     await expectAccessible(page, 'looked-up order, reprinted');
 

@@ -62,7 +62,7 @@ describe('printing from the UI to an ESC/POS printer', () => {
     expect(jobs[0]).toMatchObject({ state: 'done', what: 'all', openDrawer: false, attempts: 1 });
     const order = (await ui.engine.request<{ data: Order }>('GET', `/orders/${orderId}`)).body.data;
     const [bytes] = (await printer.waitForJobs(before + 1)).slice(before);
-    expect(kinds(bytes, 'qr')).toEqual(order.tickets.map((ticket) => ({ kind: 'qr', data: ticket.code })));
+    expect(kinds(bytes, 'qr')).toEqual(order.tickets.map((ticket) => ({ kind: 'qr', data: ticket.signedCode ?? ticket.code })));
     expect(kinds(bytes, 'cut')).toHaveLength(order.tickets.length + 1);
     // no browser print dialog on an unattended kiosk
     expect(await page.getByRole('button', { name: 'Print receipt' }).count()).toBe(0);
@@ -80,7 +80,7 @@ describe('printing from the UI to an ESC/POS printer', () => {
     await page.getByRole('status').filter({ hasText: 'Tickets printed. Please take them from the printer.' }).waitFor({ timeout: 15_000 });
     const next = (await ui.engine.request<{ data: Order }>('GET', `/orders/${nextId}`)).body.data;
     const [nextBytes] = (await printer.waitForJobs(before + 2)).slice(before + 1);
-    expect(kinds(nextBytes, 'qr')).toEqual(next.tickets.map((ticket) => ({ kind: 'qr', data: ticket.code })));
+    expect(kinds(nextBytes, 'qr')).toEqual(next.tickets.map((ticket) => ({ kind: 'qr', data: ticket.signedCode ?? ticket.code })));
     expect(printer.jobs).toHaveLength(before + 2);
     expect(await jobsOf(ui, orderId)).toHaveLength(1);
     expect(await jobsOf(ui, nextId)).toHaveLength(1);

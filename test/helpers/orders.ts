@@ -27,6 +27,8 @@ export interface Ticket {
   code: string;
   area?: string;
   seat?: string;
+  /** the signed code its QR encodes (issue #26); absent on tickets sold before */
+  signedCode?: string;
 }
 
 export interface GiftCard {

@@ -5,7 +5,7 @@ import { call, type Answer, type Hub } from './hub';
 /** Racing buyers for test/pg/multi-process.test.ts: each a client of its own (its own key), one request at a time. */
 
 export interface Item { readonly id: string; readonly inventoryItemId?: string; readonly quantity: number }
-export interface Ticket { readonly id: string; readonly itemId: string; readonly code: string }
+export interface Ticket { readonly id: string; readonly itemId: string; readonly code: string; readonly signedCode?: string }
 export interface Order { readonly id: string; readonly cartId: string; readonly status: string; readonly items: readonly Item[]; readonly tickets: readonly Ticket[] }
 export interface Cart { readonly id: string; readonly total: { amount: number; currency: string } }
 

@@ -85,6 +85,6 @@ describe.skipIf(!postgresAvailable())(postgresSuite('print jobs with several eng
     }
     expect(p.jobs).toHaveLength(1);
     const qr = decodeEscPos(p.jobs[0] ?? Buffer.alloc(0)).filter((event) => event.kind === 'qr');
-    expect(qr).toEqual(next.order.tickets.map((ticket) => ({ kind: 'qr', data: ticket.code })));
+    expect(qr).toEqual(next.order.tickets.map((ticket) => ({ kind: 'qr', data: ticket.signedCode ?? ticket.code })));
   });
 });

@@ -91,10 +91,11 @@ describe('print jobs across a crash of the engine', () => {
     const next = await sale(second.url, key);
     const nextJob = (await call<{ data: PrintJob }>(second.url, key, 'POST', `/orders/${next.id}/print`, {})).body.data;
     await waitForState(second.url, key, nextJob.id, 'done', 15_000);
+    // the QR of a ticket is its signed code (issue #26)
     const qrOf = (bytes: Buffer | undefined) => decodeEscPos(bytes ?? Buffer.alloc(0)).filter((event) => event.kind === 'qr');
     expect(printer.jobs).toHaveLength(2);
-    expect(qrOf(printer.jobs[0])).toEqual(order.tickets.map((ticket) => ({ kind: 'qr', data: ticket.code })));
-    expect(qrOf(printer.jobs[1])).toEqual(next.tickets.map((ticket) => ({ kind: 'qr', data: ticket.code })));
+    expect(qrOf(printer.jobs[0])).toEqual(order.tickets.map((ticket) => ({ kind: 'qr', data: ticket.signedCode ?? ticket.code })));
+    expect(qrOf(printer.jobs[1])).toEqual(next.tickets.map((ticket) => ({ kind: 'qr', data: ticket.signedCode ?? ticket.code })));
   }, 60_000);
 
   it('a job SIGKILL caught while printing is failed after the restart (may be on paper), never resent', async () => {
@@ -119,7 +120,7 @@ describe('print jobs across a crash of the engine', () => {
     await waitForState(second.url, key, nextJob.id, 'done', 15_000);
     expect(printer.jobs).toHaveLength(1);
     const qr = decodeEscPos(printer.jobs[0] ?? Buffer.alloc(0)).filter((event) => event.kind === 'qr');
-    expect(qr).toEqual(next.tickets.map((ticket) => ({ kind: 'qr', data: ticket.code })));
+    expect(qr).toEqual(next.tickets.map((ticket) => ({ kind: 'qr', data: ticket.signedCode ?? ticket.code })));
     expect(printer.connections).toBeLessThanOrEqual(connections + 2); // at most the restarted engine's probe, and the new job
   }, 60_000);
 });
