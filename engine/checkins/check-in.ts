@@ -81,11 +81,11 @@ export async function checkIn(ctx: CheckInDeps, hub: CheckinHub | undefined, inp
 export async function decideCheckInIn(ctx: Clock & Syncing, tx: Tx, input: DecideInput): Promise<Decided> {
   const code = input.scanned.code;
   await tx.locks.ticket(code);
-  const row = await tx.checkins.ticket(code);
+  const { ticket: row, revoked, presence } = await tx.checkins.state(code);
   const signed = input.scanned.kind === 'signed' ? input.scanned.ticket : undefined;
   if (!row && !signed) throw new EngineError('TICKET_NOT_FOUND', { param: 'code' });
   // cancelled: its order cancelled here, or its code on the revocation list (a gate pulls the hub's)
-  if (row?.status === 'cancelled' || await tx.revocations.revoked(code)) throw new EngineError('TICKET_CANCELLED', { param: 'code' });
+  if (row?.status === 'cancelled' || revoked) throw new EngineError('TICKET_CANCELLED', { param: 'code' });
   const occurrenceId = signed?.occurrenceId ?? row?.occurrenceId ?? '';
   const show = await tx.checkins.show(occurrenceId);
   if (input.occurrenceId !== undefined && input.occurrenceId !== occurrenceId) {
@@ -94,7 +94,6 @@ export async function decideCheckInIn(ctx: Clock & Syncing, tx: Tx, input: Decid
   }
   // a genuine ticket of a show this engine's catalog does not have: nothing to admit it to
   if (!show) throw new EngineError('TICKET_NOT_FOUND', { param: 'code', details: { reason: 'unknown_occurrence', occurrenceId } });
-  const presence = await tx.checkins.presence(code);
   const result = decidePresence(presence, input.direction);
   const at = new Date(ctx.now()).toISOString();
   const areaId = signed?.areaId ?? row?.areaId ?? null;

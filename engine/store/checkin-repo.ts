@@ -45,6 +45,13 @@ export interface CheckinRow {
   synced: boolean;
 }
 
+/** What a check-in decides on, read at once: the ticket (if sold here), whether it is revoked, and where it is. */
+export interface TicketStateRow {
+  ticket: CheckinTicketRow | undefined;
+  revoked: boolean;
+  presence: PresenceRow | undefined;
+}
+
 export interface CheckinCountsRow {
   admitted: number;
   inside: number;
@@ -85,6 +92,12 @@ export function createCheckinRepo(db: Db) {
   const byId = db.prepare<[string], StoredCheckin>(`SELECT seq, id, ticket_code AS ticketCode, order_id AS orderId, occurrence_id AS occurrenceId,
       direction, gate, at, source, synced FROM checkins WHERE id = ?`);
 
+  const revoked = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM ticket_revocations WHERE code = ?');
+  const presenceOf = (code: string): PresenceRow | undefined => {
+    const row = presence.get(code);
+    return row && { ...row, inside: row.inside === 1 };
+  };
+
   const toCheckin = (row: StoredCheckin): CheckinRow & { seq: number } => ({ ...row, synced: row.synced === 1 });
 
   return {
@@ -98,10 +111,9 @@ export function createCheckinRepo(db: Db) {
       return row && { area: row.area, assigned: row.seating === 'assigned' };
     },
     /** where the ticket is now; undefined: never admitted */
-    presence: (code: string): PresenceRow | undefined => {
-      const row = presence.get(code);
-      return row && { ...row, inside: row.inside === 1 };
-    },
+    presence: presenceOf,
+    /** the ticket, its revocation and its presence: what a check-in decides on (one round trip on PostgreSQL) */
+    state: (code: string): TicketStateRow => ({ ticket: ticket.get(code), revoked: revoked.get(code) !== undefined, presence: presenceOf(code) }),
     /**
      * Stores an accepted check-in and where the ticket is after it. Idempotent by the check-in's id: a second
      * record of one id writes nothing and answers false.

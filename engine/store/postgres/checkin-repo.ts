@@ -1,4 +1,4 @@
-import type { CheckinCountsRow, CheckinRepo, CheckinRow, CheckinShowRow, CheckinTicketRow, PresenceRow } from '../checkin-repo';
+import type { CheckinCountsRow, CheckinRepo, CheckinRow, CheckinShowRow, CheckinTicketRow, PresenceRow, TicketStateRow } from '../checkin-repo';
 import type { Async } from '../port-types';
 import type { Queryable } from './queryable';
 
@@ -39,6 +39,26 @@ export function createPgCheckinRepo(q: Queryable): Async<CheckinRepo> {
       const [row] = await rows<Omit<PresenceRow, 'inside'> & { inside: number }>(`SELECT occurrence_id AS "occurrenceId", inside, in_at AS "inAt", gate
         FROM ticket_presence WHERE ticket_code = $1`, [code]);
       return row && { ...row, inside: row.inside === 1 };
+    },
+    async state(code: string): Promise<TicketStateRow> {
+      const [row] = await rows<Omit<CheckinTicketRow, 'code'> & { code: string | null; revoked: boolean; presenceOccurrenceId: string | null; inside: number | null;
+        inAt: string | null; gate: string | null }>(`SELECT t.code, t.order_id AS "orderId", o.status, c.occurrence_id AS "occurrenceId",
+          ii.area_id AS "areaId", a.name AS area, CASE WHEN a.seating = 'assigned' THEN ii.label END AS seat,
+          EXISTS (SELECT 1 FROM ticket_revocations r WHERE r.code = k.code) AS revoked,
+          p.occurrence_id AS "presenceOccurrenceId", p.inside, p.in_at AS "inAt", p.gate
+        FROM (SELECT $1::text AS code) k
+        LEFT JOIN tickets t ON t.code = k.code LEFT JOIN orders o ON o.id = t.order_id LEFT JOIN carts c ON c.id = o.cart_id
+        LEFT JOIN cart_items ci ON ci.id = t.item_id
+        LEFT JOIN inventory_items ii ON ii.occurrence_id = c.occurrence_id AND ii.id = ci.inventory_item_id
+        LEFT JOIN areas a ON a.occurrence_id = c.occurrence_id AND a.id = ii.area_id
+        LEFT JOIN ticket_presence p ON p.ticket_code = k.code`, [code]);
+      if (!row) return { ticket: undefined, revoked: false, presence: undefined };
+      const { code: sold, orderId, status, occurrenceId, areaId, area, seat, revoked, presenceOccurrenceId, inside, inAt, gate } = row;
+      return {
+        ticket: sold === null ? undefined : { code: sold, orderId, status, occurrenceId, areaId, area, seat },
+        revoked,
+        presence: presenceOccurrenceId === null || inAt === null || gate === null ? undefined : { occurrenceId: presenceOccurrenceId, inside: inside === 1, inAt, gate },
+      };
     },
     async record(row: CheckinRow, after: Omit<PresenceRow, 'occurrenceId'>): Promise<boolean> {
       // one statement: the presence changes only when the check-in was new (idempotent by its id)
