@@ -39,6 +39,9 @@ export interface AllocatorOptions {
 
 export type AllocationMode = 'hub' | 'plain' | 'unknown';
 
+/** How long a sale right after the start waits for the hub to take this terminal's ticket keys before it asks for places. */
+const KEYS_WAIT_MS = 2000;
+
 /** How often a terminal of a plain v3 upstream asks again whether it became a hub. */
 const REDETECT_MS = 60_000;
 
@@ -61,7 +64,14 @@ export async function startAllocator(ctx: Storage & Clock & Durability & Termina
   let detectedAt = 0;
   /** shows whose places staff gave back: not topped up again until the till restarts */
   const givenBack = new Set<string>();
-  const gated = (): boolean => ctx.now() < (options.gate?.until() ?? 0) || options.gate?.keysGiven?.() === false;
+  const gated = (): boolean => ctx.now() < (options.gate?.until() ?? 0);
+  /** the hub does not have this terminal's ticket keys yet (issue #26): no place is asked for */
+  const keyless = (): boolean => options.gate?.keysGiven?.() === false;
+  /** a sale at the start waits a moment for the worker's first pull to give the hub the keys */
+  async function keysGivenWithin(ms: number): Promise<boolean> {
+    for (const until = Date.now() + ms; keyless() && Date.now() < until;) await new Promise((resolve) => setTimeout(resolve, 25));
+    return !keyless();
+  }
   const limited = (retryAfter: number | undefined): void => options.gate?.pause((retryAfter ?? 1) * 1000);
   ctx.terminal.sellsFromHoldings = mode === 'hub';
 
@@ -90,7 +100,7 @@ export async function startAllocator(ctx: Storage & Clock & Durability & Termina
   /** Sends changes (one request, one key); applies the hub's answer to the counts in hand. */
   async function send(changes: AllocationChange[], key: string = randomUUID()): Promise<'granted' | 'refused' | 'unanswered'> {
     if (changes.length === 0) return 'granted';
-    if (gated()) return 'unanswered';
+    if (gated() || (keyless() && changes.some((change) => change.change > 0))) return 'unanswered';
     unanswered.set(key, changes);
     const sentAt = ctx.now();
     lastTry = sentAt;
@@ -214,7 +224,7 @@ export async function startAllocator(ctx: Storage & Clock & Durability & Termina
       if (mode !== 'hub') return holdUpstreamFirst(ctx, upstream, body, { offlineSales: options.offlineSales, logger, gated, limited });
       if (!reachable && ctx.now() - lastTry < cycleMs) return undefined;
       const changes = await onDemandChanges(ctx.store.repos, body.items, options.allocation, ctx.now());
-      if (changes.length > 0) await exclusive(() => send(changes));
+      if (changes.length > 0 && (await keysGivenWithin(KEYS_WAIT_MS))) await exclusive(() => send(changes));
       return undefined;
     },
     /** A plain v3 upstream: a cart released here releases the cart held for it upstream (best effort; it would time out). */

@@ -508,6 +508,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v3/hub/ticket-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Learn a terminal's public ticket keys (at first contact, before it sells)
+         * @description Each key id must be derived from its key (the first 12 characters of base64url(SHA-256(raw key)): 400 INVALID_FIELD_VALUE otherwise); a key id known here with another key is 409 TICKET_KEY_CONFLICT. Idempotent: a terminal sends its keys at every pull until they are taken.
+         */
+        post: operations["learnTerminalTicketKeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/hub/checkins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decide a terminal gate's check-in here, within the gate's request
+         * @description Decided as POST /checkins would, with the check-in id the terminal made and the terminal as its source; the same answers and refusals.
+         */
+        post: operations["checkInForTerminal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/hub/checkins/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A terminal's offline check-ins: every one recorded, a second entry flagged DUPLICATE_ENTRY
+         * @description Up to 500 check-ins in the order they were made, idempotent by id. Nothing is refused after the fact: an "in" of a ticket inside already is recorded and listed in GET /sync/status `conflicts` (kind `checkin`, code DUPLICATE_ENTRY) until resolved.
+         */
+        post: operations["importTerminalCheckins"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/hub/occurrences/{id}/checkins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A show's check-in counts, for a terminal's gate */
+        get: operations["getCheckinCountsForTerminal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v3/allocations": {
         parameters: {
             query?: never;
@@ -577,6 +654,26 @@ export interface paths {
         put?: never;
         /** Mark a conflict resolved, with a note */
         post: operations["resolveSyncConflict"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/sync/checkin-conflicts/{id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a DUPLICATE_ENTRY conflict (kind checkin) resolved, with a note
+         * @description At a hub: a ticket two gates admitted while offline (issue #26). Both check-ins stay recorded; the note says what staff did.
+         */
+        post: operations["resolveCheckinConflict"];
         delete?: never;
         options?: never;
         head?: never;
@@ -877,6 +974,46 @@ export interface paths {
          * @description Answers 503 UPSTREAM_UNAVAILABLE when the hub cannot be reached; nothing is lost, the places stay in hand.
          */
         post: operations["giveBackSyncHoldings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/checkins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a ticket in (or out) at a gate
+         * @description A signed code is accepted by its signature alone; a 20-character code must be one this engine sold. 201 `admitted` for an "in", `left` for an "out". Refusals: 400 TICKET_INVALID, 404 TICKET_NOT_FOUND, 410 TICKET_CANCELLED, 409 TICKET_WRONG_OCCURRENCE (details.occurrenceId, details.startsAt), 409 ALREADY_CHECKED_IN (details.at, details.gate), 409 NOT_CHECKED_IN (an "out" of a ticket not inside), 404 RESOURCE_NOT_FOUND (an unknown occurrenceId). At a terminal with a hub the hub decides while it answers; offline this engine decides alone.
+         */
+        post: operations["checkIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/occurrences/{id}/checkins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A show's check-in counts: admitted, inside, capacity, sold
+         * @description `admitted`: tickets in at least once; `inside`: inside now; `capacity`: the places of the show's inventory; `sold`: its tickets in orders not cancelled. At a terminal with a hub: the hub's counts while it answers.
+         */
+        get: operations["getCheckinCounts"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4116,7 +4253,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            /** @description extensions offered; this engine: orders.import-batch, allocations.places, journal.import */
+                            /** @description extensions offered; this engine: orders.import-batch, allocations.places, journal.import, checkins */
                             extensions: string[];
                             limits: {
                                 /** @description most orders per POST /orders/import */
@@ -4203,6 +4340,13 @@ export interface operations {
                         };
                         /** @description the codes the terminal issued for the order's gift-card items, in item order: the hub issues the same cards, spendable anywhere once the order is here */
                         giftCardCodes?: string[];
+                        /** @description the tickets the terminal issued, in ticket order (issue #26): the hub issues the order's tickets under the same codes, so a gate that asks the hub knows them; a code taken here or named twice refuses the order (400 INVALID_FIELD_VALUE `tickets[i]`). Absent: the hub makes codes */
+                        tickets?: {
+                            /** @description the 20-character code the terminal printed */
+                            code: string;
+                            /** @description the signed code of its QR (contract §15), kept as it is */
+                            signedCode?: string;
+                        }[];
                         /** @description gift cards paid part of it at the terminal, held at this hub under holdReference: the holds become redemptions of the imported order */
                         payment?: {
                             /** @description the reference the terminal held the parts under (POST /hub/gift-card-holds) */
@@ -4974,6 +5118,330 @@ export interface operations {
             };
         };
     };
+    learnTerminalTicketKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    keys: {
+                        /** @description the first 12 characters of base64url(SHA-256(raw public key)) */
+                        keyId: string;
+                        /** @description base64url of the raw 32-byte Ed25519 public key */
+                        publicKey: string;
+                        /** @description the terminal engine's id */
+                        engine: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description keys this hub did not know before */
+                            learned: number;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    checkInForTerminal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the check-in's id, made where it is decided (idempotent by it) */
+                    id: string;
+                    /** @description as scanned: a signed code or a 20-character code */
+                    code: string;
+                    occurrenceId?: string;
+                    direction: "in" | "out";
+                    gate: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description "admitted": an accepted "in"; "left": an accepted "out" */
+                            result: "admitted" | "left";
+                            ticket: {
+                                /** @description the ticket's 20-character code (also when a signed code was scanned) */
+                                code: string;
+                                eventName: string;
+                                occurrenceId: string;
+                                /** @description the show's start as the catalog has it (ISO 8601) */
+                                startsAt: string;
+                                /** @description the area's name in the catalog */
+                                area: string;
+                                /** @description the seat's label, in an assigned-seat area */
+                                seat?: string;
+                            };
+                            /** Format: date-time */
+                            at: string;
+                            gate: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    importTerminalCheckins: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    checkins: {
+                        /** @description the check-in's id, made where it is decided (idempotent by it) */
+                        id: string;
+                        /** @description the ticket's 20-character code */
+                        code: string;
+                        occurrenceId: string;
+                        direction: "in" | "out";
+                        gate: string;
+                        /** Format: date-time */
+                        at: string;
+                        /** @description the ticket's order as the terminal knows it (used when the hub has no such ticket yet) */
+                        orderId?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description one per check-in, in the order sent */
+                            results: {
+                                id: string;
+                                /** @description false: this hub had the check-in already (a repeat) */
+                                recorded: boolean;
+                                /** @description an "in" of a ticket that was inside already: recorded, and a DUPLICATE_ENTRY conflict added */
+                                duplicateEntry: boolean;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getCheckinCountsForTerminal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description tickets of the show admitted at least once */
+                            admitted: number;
+                            /** @description tickets of the show inside now (admitted and not gone out) */
+                            inside: number;
+                            /** @description the show's places: the capacity of its inventory */
+                            capacity: number;
+                            /** @description tickets of the show sold in orders not cancelled */
+                            sold: number;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
     listAllocations: {
         parameters: {
             query?: never;
@@ -5183,9 +5651,10 @@ export interface operations {
                             estimatedSecondsLeft: number | null;
                             conflicts: {
                                 id: number;
-                                kind: "order" | "cancel" | "gift-card-release";
+                                /** @description checkin: at a hub, a ticket a terminal admitted offline while it was inside already (code DUPLICATE_ENTRY, issue #26): resolved with POST /sync/checkin-conflicts/{id}/resolve, never retried; the others are the outbox's */
+                                kind: "order" | "cancel" | "gift-card-release" | "checkin";
                                 orderId: string;
-                                /** @description the upstream's error code */
+                                /** @description the upstream's error code; DUPLICATE_ENTRY for kind checkin */
                                 code: string;
                                 message: string;
                                 at: string | null;
@@ -5221,6 +5690,11 @@ export interface operations {
                                 venueAvailable: number | null;
                                 venueSeenAt: string | null;
                             }[];
+                            /** @description offline check-ins on their way to the hub (issue #26) */
+                            checkins: {
+                                /** @description check-ins this gate decided alone (its hub offline) that the hub does not have yet; 0 without an upstream */
+                                waiting: number;
+                            };
                         };
                     };
                 };
@@ -5285,9 +5759,10 @@ export interface operations {
                     "application/json": {
                         data: {
                             id: number;
-                            kind: "order" | "cancel" | "gift-card-release";
+                            /** @description checkin: at a hub, a ticket a terminal admitted offline while it was inside already (code DUPLICATE_ENTRY, issue #26): resolved with POST /sync/checkin-conflicts/{id}/resolve, never retried; the others are the outbox's */
+                            kind: "order" | "cancel" | "gift-card-release" | "checkin";
                             orderId: string;
-                            /** @description the upstream's error code */
+                            /** @description the upstream's error code; DUPLICATE_ENTRY for kind checkin */
                             code: string;
                             message: string;
                             at: string | null;
@@ -5365,9 +5840,91 @@ export interface operations {
                     "application/json": {
                         data: {
                             id: number;
-                            kind: "order" | "cancel" | "gift-card-release";
+                            /** @description checkin: at a hub, a ticket a terminal admitted offline while it was inside already (code DUPLICATE_ENTRY, issue #26): resolved with POST /sync/checkin-conflicts/{id}/resolve, never retried; the others are the outbox's */
+                            kind: "order" | "cancel" | "gift-card-release" | "checkin";
                             orderId: string;
-                            /** @description the upstream's error code */
+                            /** @description the upstream's error code; DUPLICATE_ENTRY for kind checkin */
+                            code: string;
+                            message: string;
+                            at: string | null;
+                            attempts: number;
+                        } & {
+                            state: string;
+                            resolvedNote: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    resolveCheckinConflict: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    note: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @description checkin: at a hub, a ticket a terminal admitted offline while it was inside already (code DUPLICATE_ENTRY, issue #26): resolved with POST /sync/checkin-conflicts/{id}/resolve, never retried; the others are the outbox's */
+                            kind: "order" | "cancel" | "gift-card-release" | "checkin";
+                            orderId: string;
+                            /** @description the upstream's error code; DUPLICATE_ENTRY for kind checkin */
                             code: string;
                             message: string;
                             at: string | null;
@@ -6906,6 +7463,168 @@ export interface operations {
                                 venueAvailable: number | null;
                                 venueSeenAt: string | null;
                             }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    checkIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the signed code of the ticket's QR (`K1.…`) or its 20-character code (case, spaces and hyphens do not matter; I and L read as 1, O as 0) */
+                    code: string;
+                    /** @description the show this gate admits to: a ticket of another show is 409 TICKET_WRONG_OCCURRENCE */
+                    occurrenceId?: string;
+                    /** @description "in" (the default) or "out" (leaving, for re-entry) */
+                    direction?: "in" | "out";
+                    /** @description the gate's name (no control characters); default "main" */
+                    gate?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description "admitted": an accepted "in"; "left": an accepted "out" */
+                            result: "admitted" | "left";
+                            ticket: {
+                                /** @description the ticket's 20-character code (also when a signed code was scanned) */
+                                code: string;
+                                eventName: string;
+                                occurrenceId: string;
+                                /** @description the show's start as the catalog has it (ISO 8601) */
+                                startsAt: string;
+                                /** @description the area's name in the catalog */
+                                area: string;
+                                /** @description the seat's label, in an assigned-seat area */
+                                seat?: string;
+                            };
+                            /** Format: date-time */
+                            at: string;
+                            gate: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            type: string;
+                            code: string;
+                            message: string;
+                            param?: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getCheckinCounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description tickets of the show admitted at least once */
+                            admitted: number;
+                            /** @description tickets of the show inside now (admitted and not gone out) */
+                            inside: number;
+                            /** @description the show's places: the capacity of its inventory */
+                            capacity: number;
+                            /** @description tickets of the show sold in orders not cancelled */
+                            sold: number;
                         };
                     };
                 };
