@@ -17,7 +17,13 @@ import { dataOf, errorOf } from './upstream';
  * it whole, and answers a repeat (a lost answer, a crash, any delay) with the order it made the first time.
  * No cart, so no hold is left upstream when an answer is lost.
  */
-export async function deliverBatch(ctx: Storage & Clock & Durability, hub: Channel, entries: readonly OutboxRow[]): Promise<Map<number, Delivery>> {
+export async function deliverBatch(
+  ctx: Storage & Clock & Durability,
+  hub: Channel,
+  entries: readonly OutboxRow[],
+  /** the hub takes the tickets' codes (it offers `checkins`, issue #26); an older hub refuses the unknown field */
+  withTickets = true,
+): Promise<Map<number, Delivery>> {
   const outcomes = new Map<number, Delivery>();
   const sending: { entry: OutboxRow; body: ImportOrder }[] = [];
   for (const entry of entries) {
@@ -27,7 +33,7 @@ export async function deliverBatch(ctx: Storage & Clock & Durability, hub: Chann
     // Cancelled here before it was ever sent: nothing to send. Once sent, it may be upstream (a lost answer):
     // it goes again — the hub answers the order it made — and its cancellation follows it.
     if (order.status === 'cancelled' && entry.upstreamOrderId === null && entry.sentAt === null) outcomes.set(entry.id, await cancelledBeforeSent(ctx, hub, entry, order));
-    else sending.push({ entry, body: await importOf(ctx, entry, order) });
+    else sending.push({ entry, body: await importOf(ctx, entry, order, withTickets) });
   }
   if (sending.length === 0) return outcomes;
   const now = ctx.now();
@@ -42,7 +48,7 @@ export async function deliverBatch(ctx: Storage & Clock & Durability, hub: Chann
   if (!results && answer.status === 400 && sending.length > 1) {
     // The hub refused the request as a whole (one order it cannot even read): each order on its own, so
     // that only that one lands in the conflict inbox.
-    for (const { entry } of sending) for (const [id, outcome] of await deliverBatch(ctx, hub, [entry])) outcomes.set(id, outcome);
+    for (const { entry } of sending) for (const [id, outcome] of await deliverBatch(ctx, hub, [entry], withTickets)) outcomes.set(id, outcome);
     return outcomes;
   }
   if (!results) {
@@ -90,7 +96,7 @@ async function giftCardsOf(ctx: Storage, order: OrderRow): Promise<Pick<ImportOr
   };
 }
 
-async function importOf(ctx: Storage, entry: OutboxRow, order: OrderRow): Promise<ImportOrder> {
+async function importOf(ctx: Storage, entry: OutboxRow, order: OrderRow, withTickets: boolean): Promise<ImportOrder> {
   const lines = JSON.parse(order.lines) as OrderLines;
   const items = lines.items
     .filter((item) => item.type !== 'extra')
@@ -106,7 +112,7 @@ async function importOf(ctx: Storage, entry: OutboxRow, order: OrderRow): Promis
     currency: order.currency,
     expectedTotal: { amount: order.total, currency: order.currency },
     ...(await giftCardsOf(ctx, order)),
-    ...(await ticketsOf(ctx, order)),
+    ...(withTickets && (await ticketsOf(ctx, order))),
   };
 }
 

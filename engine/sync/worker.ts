@@ -94,6 +94,8 @@ export async function startSyncWorker(ctx: Storage & Clock & Durability, options
   const gather = Math.max(0, options.gatherMs ?? Math.min(GATHER_MS, poll));
   const status: SyncStatus = { online: null, lastSuccessAt: (await outbox.state('last_success_at')) ?? null, lastError: null, keyRejected: false, upstreamKind: null };
   let batchLimit = IMPORT_BATCH_LIMIT;
+  /** the hub offers `checkins` (issue #26): its import takes the tickets' codes; an older hub gets none (it would refuse them) */
+  let hubTakesTickets = false;
   // the hub took this terminal's ticket keys (at an earlier start, or at this start's first pull)
   let keysGiven = options.ticketKeys === undefined || (await keysGivenBefore(ctx, options.ticketKeys));
   let nextPullAt = 0;
@@ -185,6 +187,7 @@ export async function startSyncWorker(ctx: Storage & Clock & Durability, options
       status.upstreamKind = result.kind;
       journal.offered(result.journal === true);
       checkins.offered(result.checkins === true);
+      hubTakesTickets = result.checkins === true;
       if (result.batchLimit !== undefined) batchLimit = Math.min(IMPORT_BATCH_LIMIT, result.batchLimit);
     }
     if (result.ok) {
@@ -220,7 +223,7 @@ export async function startSyncWorker(ctx: Storage & Clock & Durability, options
     await ctx.whenDurable();
     const [single] = job;
     const outcomes = status.upstreamKind === 'hub' && job.every(importable)
-      ? await deliverBatch(ctx, channel, job)
+      ? await deliverBatch(ctx, channel, job, hubTakesTickets)
       : new Map(single ? [[single.id, await deliverEntry(ctx, channel, single)]] : []);
     await record(job, outcomes);
   }
