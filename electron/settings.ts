@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 /**
  * The desktop app's settings: `settings.json` in the app's user-data folder, written by venue IT.
  *
- * { "mode": "boxOffice" | "kiosk",          // kiosk: full-screen kiosk window, staff exit by PIN
+ * { "mode": "boxOffice" | "kiosk" | "gate", // kiosk: full-screen kiosk window, staff exit by PIN; gate: the door's ticket check
  *   "staffPinHash": "scrypt$…",             // from `npm run staff-pin -- 1234`; kiosk mode needs one
  *   "port": 0,                              // the local engine's port (0: a free one)
  *   "lan": { "host": "0.0.0.0", "allowedHosts": ["till-1.venue.lan"] },   // serve this engine on the LAN
@@ -15,7 +15,8 @@ import { readFileSync } from 'node:fs';
  * }
  */
 export interface Settings {
-  readonly mode: 'boxOffice' | 'kiosk';
+  /** gate: the door's ticket check (contract §15) with the engine's gate key; it sells nothing, so it keeps no places */
+  readonly mode: 'boxOffice' | 'kiosk' | 'gate';
   readonly staffPinHash: string | undefined;
   readonly port: number;
   readonly lan: { readonly host: string; readonly allowedHosts: readonly string[] } | undefined;
@@ -57,12 +58,13 @@ export function parseSettings(text: string): Settings {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new SettingsError('settings.json must hold an object');
   const value = raw as Record<string, unknown>;
   const mode = value.mode ?? 'boxOffice';
-  if (mode !== 'boxOffice' && mode !== 'kiosk') throw new SettingsError('settings.mode must be "boxOffice" or "kiosk"');
+  if (mode !== 'boxOffice' && mode !== 'kiosk' && mode !== 'gate') throw new SettingsError('settings.mode must be "boxOffice", "kiosk" or "gate"');
   const staffPinHash = optionalString(value.staffPinHash, 'staffPinHash');
   if (mode === 'kiosk' && !staffPinHash) throw new SettingsError('kiosk mode needs settings.staffPinHash (npm run staff-pin -- PIN)');
   const port = value.port ?? 0;
   if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) throw new SettingsError('settings.port must be 0–65535');
-  const allocation = value.allocation ?? 10;
+  // a gate sells nothing: it keeps no places of the hub in hand unless told to
+  const allocation = value.allocation ?? (mode === 'gate' ? 0 : 10);
   if (typeof allocation !== 'number' || !Number.isInteger(allocation) || allocation < 0 || allocation > 100_000) {
     throw new SettingsError('settings.allocation must be a whole number from 0 to 100000');
   }

@@ -71,6 +71,12 @@ describe('settings.json', () => {
     expect(parseSettings(JSON.stringify({ allocation: 25 })).allocation).toBe(25);
   });
 
+  it('reads a gate: it keeps no places of the hub and needs no shift unless told otherwise', () => {
+    expect(parseSettings(JSON.stringify({ mode: 'gate' }))).toMatchObject({ mode: 'gate', allocation: 0, requireShift: false });
+    expect(parseSettings(JSON.stringify({ mode: 'gate', allocation: 5 })).allocation).toBe(5);
+    expect(() => parseSettings(JSON.stringify({ mode: 'door' }))).toThrow('settings.mode must be "boxOffice", "kiosk" or "gate"');
+  });
+
   it.each([
     ['not json', 'not JSON'],
     ['[]', 'object'],
