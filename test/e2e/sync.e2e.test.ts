@@ -57,6 +57,12 @@ describe('sync in the box office', () => {
     const page = await ui.open('boxOffice');
     await expect.poll(() => page.getByRole('banner').getByText('Online', { exact: true }).count(), { timeout: 15_000 }).toBe(1);
 
+    // The till holds places of the hub (asked once the hub has its ticket keys, issue #26) before the show goes off sale.
+    const holdsPlaces = async (): Promise<boolean> => {
+      const status = await ui.engine.request<{ data: { holdings: { inHand: number }[] } }>('GET', '/sync/status');
+      return status.body.data.holdings.some((row) => row.inHand > 0);
+    };
+    await expect.poll(holdsPlaces, { timeout: 15_000 }).toBe(true);
     // Upstream takes the concert off sale after the terminal pulled its catalog: the sale is refused there.
     const doc = demoCatalog();
     const concert = doc.events.find((event) => event.id === 'midnight-brass')?.occurrences.find((occurrence) => occurrence.id === 'brass-2027-03-12');
