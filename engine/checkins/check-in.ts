@@ -4,11 +4,12 @@ import { EngineError } from '../domain/errors';
 import type { NameLanguage } from '../domain/names';
 import type { Clock, Durability, Storage, Syncing, TicketSigning } from '../shared/context';
 import { uuidV7 } from '../shared/ids';
-import type { CheckinRow, PresenceRow } from '../store/checkin-repo';
+import type { CheckinRow } from '../store/checkin-repo';
 import type { Tx } from '../store/port';
 import type { CheckinHub } from './hub-port';
 import { localizeCheckin } from './localize';
 import { orderOfScanned, readTicketCode, type Scanned } from './read-code';
+import { presenceOfHistory } from './timeline';
 
 /**
  * POST /checkins (issue #26, contract §15): a ticket at the door. Decided in one short transaction that holds the
@@ -116,25 +117,30 @@ export async function decideCheckInIn(ctx: Clock & Syncing, tx: Tx, input: Decid
   };
 }
 
-/** What recordCheckInIn tells its caller: whether it stored anything, and where the ticket was before. */
+/** What recordCheckInIn tells its caller: whether it stored anything. */
 export interface Recorded {
   /** false: a check-in of this id was stored before (nothing written) */
   readonly recorded: boolean;
-  /** an "in" of a ticket that was inside already (admitted at another gate with no "out" between): a duplicate entry */
-  readonly wasInside: boolean;
-  readonly before: PresenceRow | undefined;
 }
 
 /**
  * Stores a check-in decided elsewhere (a hub's answer at its terminal, a terminal's offline check-in at its hub),
  * in the caller's transaction, and where the ticket is after it. Never refuses; idempotent by the check-in's id.
+ * A check-in older than the ticket's latest (an offline one arriving late) does not decide where the ticket is: its
+ * latest check-in in time does (timeline.ts). Whether an "in" was a second entry is the caller's to ask of the
+ * ticket's history once everything it records is there (sync/import-checkins.ts).
  */
 export async function recordCheckInIn(tx: Tx, row: CheckinRow): Promise<Recorded> {
   await tx.locks.ticket(row.ticketCode);
-  const before = await tx.checkins.presence(row.ticketCode);
-  const presence: Presence | undefined = before;
-  const recorded = await tx.checkins.record(row, presenceAfter(presence, row.direction, row.at, row.gate));
-  return { recorded, wasInside: recorded && row.direction === 'in' && before?.inside === true, before };
+  const before: Presence | undefined = await tx.checkins.presence(row.ticketCode);
+  const recorded = await tx.checkins.record(row, presenceAfter(before, row.direction, row.at, row.gate));
+  if (!recorded || before === undefined) return { recorded };
+  const history = await tx.checkins.history(row.ticketCode);
+  if (history.at(-1)?.id !== row.id) {
+    const presence = presenceOfHistory(history);
+    if (presence) await tx.checkins.setPresence(row.ticketCode, presence);
+  }
+  return { recorded };
 }
 
 /** A hub's decision, recorded here (synced): so this gate knows who is inside when it next decides alone. */
