@@ -101,7 +101,8 @@ export async function decideCheckInIn(ctx: Clock & Syncing, tx: Tx, input: Decid
   const area = signed ? (await tx.checkins.area(occurrenceId, signed.areaId))?.area : row?.area;
   const seat = signed ? signed.seat : row?.seat ?? null;
   await tx.checkins.record(
-    { id: input.id, ticketCode: code, orderId: signed?.orderId ?? row?.orderId ?? '', occurrenceId, direction: input.direction, gate: input.gate, at,
+    // the order as this engine has it (a hub imports a terminal's order under an id of its own); the signature's otherwise
+    { id: input.id, ticketCode: code, orderId: row?.orderId ?? signed?.orderId ?? '', occurrenceId, direction: input.direction, gate: input.gate, at,
       source: input.source ?? null, synced: !ctx.syncing },
     presenceAfter(presence, input.direction, at, input.gate),
   );

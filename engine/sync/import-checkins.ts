@@ -33,9 +33,10 @@ export async function importCheckins(ctx: Storage & Clock & Durability, source: 
     const fresh = new Set(recorded.filter((one) => one.recorded).map((one) => one.id));
     const duplicates = new Set<string>();
     for (const ticketCode of tickets) {
+      const orderHere = (await tx.checkins.ticket(ticketCode))?.orderId;
       for (const { first, second } of duplicateEntries(await tx.checkins.history(ticketCode), fresh)) {
         await tx.checkinConflicts.add({
-          checkinId: second.id, ticketCode, orderId: second.orderId || first.orderId, occurrenceId: second.occurrenceId,
+          checkinId: second.id, ticketCode, orderId: orderHere ?? (second.orderId || first.orderId), occurrenceId: second.occurrenceId,
           firstGate: first.gate, firstAt: first.at, secondGate: second.gate, secondAt: second.at, source: second.source,
         }, now);
         for (const id of [first.id, second.id]) if (fresh.has(id)) duplicates.add(id);

@@ -1,4 +1,7 @@
+import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatSignedCode, signedPayload } from '../../engine/domain/signed-code';
+import { readRows } from '../helpers/db-rows';
 import { startTestEngine, type ErrorEnvelope, type TestEngine } from '../helpers/engine';
 import { FEST, SYNC_SCOPES, catalogFile, type Order } from '../sync/harness';
 
@@ -10,7 +13,7 @@ import { FEST, SYNC_SCOPES, catalogFile, type Order } from '../sync/harness';
  * in time — an old exit arriving late must not let the ticket in again while its holder is inside.
  */
 
-interface Conflict { id: number; kind: string; code: string; message: string }
+interface Conflict { id: number; kind: string; code: string; message: string; orderId: string }
 
 let hub: TestEngine;
 let syncKey: string;
@@ -27,18 +30,23 @@ afterAll(async () => {
 
 const madeCode = (): string => Array.from(crypto.getRandomValues(new Uint8Array(20)), (byte) => '0123456789ABCDEFGHJKMNPQRSTVWXYZ'[byte & 31]).join('');
 
-async function soldTicket(): Promise<string> {
+async function soldTicket(signedCode?: (code: string) => string): Promise<string> {
   const code = madeCode();
+  return (await importTicket(code, signedCode?.(code))).code;
+}
+
+async function importTicket(code: string, signedCode?: string): Promise<{ code: string; orderId: string }> {
   const answer = await hub.request<{ data: { results: { status: number; order?: Order }[] } }>('POST', '/orders/import', {
     key: syncKey,
     body: { orders: [{
-      idempotencyKey: crypto.randomUUID(), reference: `ord_${crypto.randomUUID()}`, tickets: [{ code }],
+      idempotencyKey: crypto.randomUUID(), reference: `ord_${crypto.randomUUID()}`, tickets: [{ code, ...(signedCode !== undefined && { signedCode }) }],
       items: [{ occurrenceId: FEST.occurrenceId, inventoryItemId: FEST.field.inventoryItemId, priceOptionId: FEST.field.adult, quantity: 1 }],
       expectedTotal: { amount: FEST.prices.adult, currency: 'EUR' },
     }] },
   });
-  expect(answer.body.data.results[0]?.status, JSON.stringify(answer.body)).toBe(201);
-  return code;
+  const [result] = answer.body.data.results;
+  expect(result?.status, JSON.stringify(answer.body)).toBe(201);
+  return { code, orderId: result?.order?.id ?? '' };
 }
 
 const offline = (code: string, direction: 'in' | 'out', gate: string, at: number) =>
@@ -87,5 +95,28 @@ describe('offline check-ins at the hub, judged by when they happened', () => {
     // its last check-in (17:30) was the exit: the ticket is outside now
     const back = await hub.request('POST', '/hub/checkins', { key: syncKey, body: { id: crypto.randomUUID(), code, direction: 'in', gate: 'C' } });
     expect(back.status, JSON.stringify(back.body)).toBe(201);
+  });
+});
+
+describe("a terminal's signed ticket checked in at the hub", () => {
+  it("is recorded under the hub's order, not the terminal's own order id its signature names", async () => {
+    // the terminal's key, given to the hub at first contact
+    const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+    const raw = publicKey.export({ format: 'jwk' }).x ?? '';
+    const keyId = createHash('sha256').update(Buffer.from(raw, 'base64url')).digest('base64url').slice(0, 12);
+    const given = await hub.request('POST', '/hub/ticket-keys', { key: syncKey, body: { keys: [{ keyId, publicKey: raw, engine: `eng_${crypto.randomUUID()}` }] } });
+    expect(given.status, JSON.stringify(given.body)).toBe(200);
+    const code = madeCode();
+    const payload = signedPayload({ code, occurrenceId: FEST.occurrenceId, areaId: FEST.field.areaId, seat: null, orderId: 'ord_the-terminal-s-own-id' });
+    const signedCode = formatSignedCode(payload, sign(null, payload, privateKey), keyId);
+    const { orderId } = await importTicket(code, signedCode);
+
+    const online = await hub.request('POST', '/hub/checkins', { key: syncKey, body: { id: crypto.randomUUID(), code: signedCode, direction: 'in', gate: 'B' } });
+    expect(online.status, JSON.stringify(online.body)).toBe(201);
+    expect(await readRows(hub, 'SELECT order_id AS "orderId" FROM checkins WHERE ticket_code = ?', [code])).toEqual([{ orderId }]);
+    // an offline entry before it, with no exit between: the conflict names the hub's order
+    await importCheckins([offline(code, 'in', 'A', Date.now() - 60_000)]);
+    const [conflict] = await duplicatesOf(code);
+    expect(conflict).toMatchObject({ code: 'DUPLICATE_ENTRY', orderId });
   });
 });
