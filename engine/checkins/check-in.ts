@@ -9,7 +9,6 @@ import type { Tx } from '../store/port';
 import type { CheckinHub } from './hub-port';
 import { localizeCheckin } from './localize';
 import { orderOfScanned, readTicketCode, type Scanned } from './read-code';
-import { presenceOfHistory } from './timeline';
 
 /**
  * POST /checkins (issue #26, contract §15): a ticket at the door. Decided in one short transaction that holds the
@@ -127,21 +126,14 @@ export interface Recorded {
 /**
  * Stores a check-in decided elsewhere (a hub's answer at its terminal, a terminal's offline check-in at its hub),
  * in the caller's transaction, and where the ticket is after it. Never refuses; idempotent by the check-in's id.
- * A check-in older than the ticket's latest (an offline one arriving late) does not decide where the ticket is: its
- * latest check-in in time does (timeline.ts). Whether an "in" was a second entry is the caller's to ask of the
- * ticket's history once everything it records is there (sync/import-checkins.ts).
+ * The ticket's presence follows this check-in: a hub's answer is the newest thing its terminal knows. A hub
+ * recording a terminal's offline check-ins, which arrive late, sets it again from the ticket's history in time
+ * order once the batch is in (sync/import-checkins.ts, timeline.ts).
  */
 export async function recordCheckInIn(tx: Tx, row: CheckinRow): Promise<Recorded> {
   await tx.locks.ticket(row.ticketCode);
   const before: Presence | undefined = await tx.checkins.presence(row.ticketCode);
-  const recorded = await tx.checkins.record(row, presenceAfter(before, row.direction, row.at, row.gate));
-  if (!recorded || before === undefined) return { recorded };
-  const history = await tx.checkins.history(row.ticketCode);
-  if (history.at(-1)?.id !== row.id) {
-    const presence = presenceOfHistory(history);
-    if (presence) await tx.checkins.setPresence(row.ticketCode, presence);
-  }
-  return { recorded };
+  return { recorded: await tx.checkins.record(row, presenceAfter(before, row.direction, row.at, row.gate)) };
 }
 
 /** A hub's decision, recorded here (synced): so this gate knows who is inside when it next decides alone. */

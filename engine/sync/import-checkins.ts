@@ -1,6 +1,6 @@
 import type { HubCheckinImportBody, HubCheckinImportAnswer } from '../contract/hub-checkins';
 import { recordCheckInIn } from '../checkins/check-in';
-import { duplicateEntries } from '../checkins/timeline';
+import { duplicateEntries, presenceOfHistory } from '../checkins/timeline';
 import { normalizeTicketCode } from '../domain/checkin';
 import type { Clock, Durability, Storage } from '../shared/context';
 
@@ -25,16 +25,22 @@ export async function importCheckins(ctx: Storage & Clock & Durability, source: 
       // one spelling of time (UTC, milliseconds), so a ticket's check-ins sort by when they happened
       const at = new Date(checkin.at).toISOString();
       const row = { id: checkin.id, ticketCode, orderId, occurrenceId: checkin.occurrenceId, direction: checkin.direction, gate: checkin.gate, at, source, synced: true };
-      recorded.push({ id: checkin.id, recorded: (await recordCheckInIn(tx, row)).recorded });
-      tickets.add(ticketCode);
+      const isNew = (await recordCheckInIn(tx, row)).recorded;
+      recorded.push({ id: checkin.id, recorded: isNew });
+      if (isNew) tickets.add(ticketCode);
     }
-    // second entries, judged by when things happened at the doors, once the whole batch is in (an exit later in
-    // the batch may sit between two entries): an entry recorded now after one with no exit between, or before one
+    // where each ticket is and its second entries, judged by when things happened at the doors, once the whole batch
+    // is in (an exit later in the batch may sit between two entries): an entry recorded now after one with no exit
+    // between, or before one
     const fresh = new Set(recorded.filter((one) => one.recorded).map((one) => one.id));
     const duplicates = new Set<string>();
     for (const ticketCode of tickets) {
       const orderHere = (await tx.checkins.ticket(ticketCode))?.orderId;
-      for (const { first, second } of duplicateEntries(await tx.checkins.history(ticketCode), fresh)) {
+      const history = await tx.checkins.history(ticketCode);
+      // where the ticket is: its latest check-in in time (an exit arriving late does not let it in twice)
+      const presence = presenceOfHistory(history);
+      if (presence) await tx.checkins.setPresence(ticketCode, presence);
+      for (const { first, second } of duplicateEntries(history, fresh)) {
         await tx.checkinConflicts.add({
           checkinId: second.id, ticketCode, orderId: orderHere ?? (second.orderId || first.orderId), occurrenceId: second.occurrenceId,
           firstGate: first.gate, firstAt: first.at, secondGate: second.gate, secondAt: second.at, source: second.source,
