@@ -4,7 +4,7 @@ import { EngineError } from '../domain/errors';
 import type { NameLanguage } from '../domain/names';
 import type { Clock, Durability, Storage, Syncing, TicketSigning } from '../shared/context';
 import { uuidV7 } from '../shared/ids';
-import type { CheckinRow, PresenceRow } from '../store/checkin-repo';
+import type { CheckinRow } from '../store/checkin-repo';
 import type { Tx } from '../store/port';
 import type { CheckinHub } from './hub-port';
 import { localizeCheckin } from './localize';
@@ -100,7 +100,8 @@ export async function decideCheckInIn(ctx: Clock & Syncing, tx: Tx, input: Decid
   const area = signed ? (await tx.checkins.area(occurrenceId, signed.areaId))?.area : row?.area;
   const seat = signed ? signed.seat : row?.seat ?? null;
   await tx.checkins.record(
-    { id: input.id, ticketCode: code, orderId: signed?.orderId ?? row?.orderId ?? '', occurrenceId, direction: input.direction, gate: input.gate, at,
+    // the order as this engine has it (a hub imports a terminal's order under an id of its own); the signature's otherwise
+    { id: input.id, ticketCode: code, orderId: row?.orderId ?? signed?.orderId ?? '', occurrenceId, direction: input.direction, gate: input.gate, at,
       source: input.source ?? null, synced: !ctx.syncing },
     presenceAfter(presence, input.direction, at, input.gate),
   );
@@ -116,25 +117,23 @@ export async function decideCheckInIn(ctx: Clock & Syncing, tx: Tx, input: Decid
   };
 }
 
-/** What recordCheckInIn tells its caller: whether it stored anything, and where the ticket was before. */
+/** What recordCheckInIn tells its caller: whether it stored anything. */
 export interface Recorded {
   /** false: a check-in of this id was stored before (nothing written) */
   readonly recorded: boolean;
-  /** an "in" of a ticket that was inside already (admitted at another gate with no "out" between): a duplicate entry */
-  readonly wasInside: boolean;
-  readonly before: PresenceRow | undefined;
 }
 
 /**
  * Stores a check-in decided elsewhere (a hub's answer at its terminal, a terminal's offline check-in at its hub),
  * in the caller's transaction, and where the ticket is after it. Never refuses; idempotent by the check-in's id.
+ * The ticket's presence follows this check-in: a hub's answer is the newest thing its terminal knows. A hub
+ * recording a terminal's offline check-ins, which arrive late, sets it again from the ticket's history in time
+ * order once the batch is in (sync/import-checkins.ts, timeline.ts).
  */
 export async function recordCheckInIn(tx: Tx, row: CheckinRow): Promise<Recorded> {
   await tx.locks.ticket(row.ticketCode);
-  const before = await tx.checkins.presence(row.ticketCode);
-  const presence: Presence | undefined = before;
-  const recorded = await tx.checkins.record(row, presenceAfter(presence, row.direction, row.at, row.gate));
-  return { recorded, wasInside: recorded && row.direction === 'in' && before?.inside === true, before };
+  const before: Presence | undefined = await tx.checkins.presence(row.ticketCode);
+  return { recorded: await tx.checkins.record(row, presenceAfter(before, row.direction, row.at, row.gate)) };
 }
 
 /** A hub's decision, recorded here (synced): so this gate knows who is inside when it next decides alone. */

@@ -92,6 +92,8 @@ export function createCheckinRepo(db: Db) {
   const byId = db.prepare<[string], StoredCheckin>(`SELECT seq, id, ticket_code AS ticketCode, order_id AS orderId, occurrence_id AS occurrenceId,
       direction, gate, at, source, synced FROM checkins WHERE id = ?`);
 
+  const history = db.prepare<[string], StoredCheckin>(`SELECT seq, id, ticket_code AS ticketCode, order_id AS orderId, occurrence_id AS occurrenceId,
+      direction, gate, at, source, synced FROM checkins WHERE ticket_code = ? ORDER BY at, seq`);
   const revoked = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM ticket_revocations WHERE code = ?');
   const presenceOf = (code: string): PresenceRow | undefined => {
     const row = presence.get(code);
@@ -122,6 +124,12 @@ export function createCheckinRepo(db: Db) {
       const inserted = insert.run({ ...row, synced: row.synced ? 1 : 0 }).changes === 1;
       if (inserted) upsertPresence.run(row.ticketCode, row.occurrenceId, after.inside ? 1 : 0, after.inAt, after.gate);
       return inserted;
+    },
+    /** a ticket's check-ins in the order they happened (time, then the order recorded) */
+    history: (code: string) => history.all(code).map(toCheckin),
+    /** sets where a ticket is (a check-in recorded out of time order changed what its latest one is) */
+    setPresence(code: string, presence: PresenceRow): void {
+      upsertPresence.run(code, presence.occurrenceId, presence.inside ? 1 : 0, presence.inAt, presence.gate);
     },
     /** a check-in by its id (the hub's import asks whether it has one) */
     byId: (id: string) => {

@@ -1,35 +1,54 @@
 import type { HubCheckinImportBody, HubCheckinImportAnswer } from '../contract/hub-checkins';
 import { recordCheckInIn } from '../checkins/check-in';
+import { duplicateEntries, presenceOfHistory } from '../checkins/timeline';
 import { normalizeTicketCode } from '../domain/checkin';
 import type { Clock, Durability, Storage } from '../shared/context';
 
 /**
  * POST /hub/checkins/import (issue #26, hub only): a terminal's offline check-ins, each recorded as decided there —
  * never refused after the fact — and idempotent by its id (a batch sent again after a lost answer records nothing
- * twice). An "in" of a ticket that was inside here already (admitted at another gate, no "out" between) is a
- * duplicate entry: recorded too, and a DUPLICATE_ENTRY conflict names both entries (sync/checkin-conflicts.ts).
+ * twice). An "in" of a ticket that was inside at that time (admitted at another gate, no "out" between — judged by
+ * when the check-ins happened, checkins/timeline.ts, not by when the hub heard of them) is a duplicate entry:
+ * recorded too, and a DUPLICATE_ENTRY conflict names both entries (sync/checkin-conflicts.ts).
  * `source` is the terminal (its sync key's owner). One transaction for the batch; the answer goes once it is on
  * the disk.
  */
 export async function importCheckins(ctx: Storage & Clock & Durability, source: string, body: HubCheckinImportBody): Promise<HubCheckinImportAnswer> {
   const now = ctx.now();
   const results = await ctx.store.transaction(async (tx) => {
-    const answered: HubCheckinImportAnswer['results'] = [];
+    const recorded: { id: string; recorded: boolean }[] = [];
+    const tickets = new Set<string>();
     for (const checkin of body.checkins) {
       const ticketCode = normalizeTicketCode(checkin.code) ?? checkin.code;
       // the ticket's order here (the terminal's order imported under its codes); else the one the terminal named
       const orderId = (await tx.checkins.ticket(ticketCode))?.orderId ?? checkin.orderId ?? '';
-      const row = { id: checkin.id, ticketCode, orderId, occurrenceId: checkin.occurrenceId, direction: checkin.direction, gate: checkin.gate, at: checkin.at, source, synced: true };
-      const recorded = await recordCheckInIn(tx, row);
-      if (recorded.wasInside && recorded.before !== undefined) {
-        await tx.checkinConflicts.add({
-          checkinId: checkin.id, ticketCode, orderId, occurrenceId: checkin.occurrenceId,
-          firstGate: recorded.before.gate, firstAt: recorded.before.inAt, secondGate: checkin.gate, secondAt: checkin.at, source,
-        }, now);
-      }
-      answered.push({ id: checkin.id, recorded: recorded.recorded, duplicateEntry: recorded.wasInside });
+      // one spelling of time (UTC, milliseconds), so a ticket's check-ins sort by when they happened
+      const at = new Date(checkin.at).toISOString();
+      const row = { id: checkin.id, ticketCode, orderId, occurrenceId: checkin.occurrenceId, direction: checkin.direction, gate: checkin.gate, at, source, synced: true };
+      const isNew = (await recordCheckInIn(tx, row)).recorded;
+      recorded.push({ id: checkin.id, recorded: isNew });
+      if (isNew) tickets.add(ticketCode);
     }
-    return answered;
+    // where each ticket is and its second entries, judged by when things happened at the doors, once the whole batch
+    // is in (an exit later in the batch may sit between two entries): an entry recorded now after one with no exit
+    // between, or before one
+    const fresh = new Set(recorded.filter((one) => one.recorded).map((one) => one.id));
+    const duplicates = new Set<string>();
+    for (const ticketCode of tickets) {
+      const orderHere = (await tx.checkins.ticket(ticketCode))?.orderId;
+      const history = await tx.checkins.history(ticketCode);
+      // where the ticket is: its latest check-in in time (an exit arriving late does not let it in twice)
+      const presence = presenceOfHistory(history);
+      if (presence) await tx.checkins.setPresence(ticketCode, presence);
+      for (const { first, second } of duplicateEntries(history, fresh)) {
+        await tx.checkinConflicts.add({
+          checkinId: second.id, ticketCode, orderId: orderHere ?? (second.orderId || first.orderId), occurrenceId: second.occurrenceId,
+          firstGate: first.gate, firstAt: first.at, secondGate: second.gate, secondAt: second.at, source: second.source,
+        }, now);
+        for (const id of [first.id, second.id]) if (fresh.has(id)) duplicates.add(id);
+      }
+    }
+    return recorded.map((one) => ({ ...one, duplicateEntry: one.recorded && duplicates.has(one.id) }));
   });
   await ctx.whenDurable();
   return { results };

@@ -72,6 +72,14 @@ export function createPgCheckinRepo(q: Queryable): Async<CheckinRepo> {
       [row.id, row.ticketCode, row.orderId, row.occurrenceId, row.direction, row.gate, row.at, row.source, row.synced ? 1 : 0, after.inside ? 1 : 0, after.inAt, after.gate]);
       return written?.inserted === true;
     },
+    async history(code: string) {
+      return (await rows<StoredCheckin>(`SELECT ${CHECKIN_COLUMNS} FROM checkins WHERE ticket_code = $1 ORDER BY at, seq`, [code])).map(toCheckin);
+    },
+    async setPresence(code: string, presence: PresenceRow): Promise<void> {
+      await q.query(`INSERT INTO ticket_presence (ticket_code, occurrence_id, inside, in_at, gate) VALUES ($1, $2, $3, $4, $5)
+        ON CONFLICT (ticket_code) DO UPDATE SET inside = excluded.inside, in_at = excluded.in_at, gate = excluded.gate`,
+      [code, presence.occurrenceId, presence.inside ? 1 : 0, presence.inAt, presence.gate]);
+    },
     async byId(id: string) {
       const [row] = await rows<StoredCheckin>(`SELECT ${CHECKIN_COLUMNS} FROM checkins WHERE id = $1`, [id]);
       return row && toCheckin(row);
