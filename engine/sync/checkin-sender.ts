@@ -1,6 +1,7 @@
 import type { Log } from '../log';
 import { CHECKIN_IMPORT_LIMIT, type HubCheckinImportAnswer, type WireCheckin } from '../contract/hub-checkins';
 import type { Clock, Durability, Storage } from '../shared/context';
+import { createBatchSender, type BatchSenderHooks, type BatchSenderOptions, type BatchStep } from './batch-sender';
 import type { Channel } from './channel';
 import { refused } from './refusal';
 import { dataOf, errorOf } from './upstream';
@@ -18,11 +19,7 @@ export interface CheckinSenderStatus {
   accepted: boolean | null;
 }
 
-export interface CheckinSenderHooks {
-  answered(now: number): void;
-  failed(reason: string, keyRejected?: boolean): void;
-  rediscover(): void;
-}
+export type CheckinSenderHooks = BatchSenderHooks;
 
 export type CheckinOutcome =
   | { readonly kind: 'idle' }
@@ -53,72 +50,30 @@ export async function deliverCheckins(ctx: Storage & Durability, hub: Channel, l
   return { kind: 'retry', reason: `check-ins refused by the hub: ${outcome.kind === 'conflict' ? outcome.code : 'unexpected answer'}`, refusedFor: true };
 }
 
-/** How long a refused batch waits, in base steps, before it is offered again. */
-const REFUSED_STEPS = 60;
-
 /** The worker's check-in part: like the journal's (journal-sender.ts), one batch at a time through the same channel. */
 export function createCheckinSender(
   ctx: Storage & Clock & Durability,
   channel: Channel,
-  options: { baseMs: number; gatherMs: number; gate: () => number },
+  options: BatchSenderOptions,
   hooks: CheckinSenderHooks,
   logger: Log,
 ) {
-  const status: CheckinSenderStatus = { accepted: null };
-  let running = false;
-  let nextAt = 0;
-
-  function record(outcome: CheckinOutcome, startedAt: number): void {
-    const now = ctx.now();
-    switch (outcome.kind) {
-      case 'idle':
-        nextAt = startedAt + options.gatherMs;
-        return;
-      case 'sent':
-        hooks.answered(now);
-        nextAt = outcome.full ? 0 : startedAt + options.gatherMs;
-        return;
-      case 'retry':
-        if (outcome.refusedFor === true) {
-          logger.error({ reason: outcome.reason }, 'the hub refuses this gate\'s check-ins: they wait and are offered again');
-          hooks.answered(now);
-          nextAt = now + REFUSED_STEPS * options.baseMs;
-          return;
-        }
-        hooks.failed(outcome.reason, outcome.keyRejected);
-        if (outcome.rediscover === true) {
-          status.accepted = null;
-          hooks.rediscover();
-        }
-        nextAt = Math.max(now + options.baseMs, options.gate());
-        return;
+  async function send(): Promise<BatchStep> {
+    const outcome = await deliverCheckins(ctx, channel);
+    if (outcome.kind === 'sent') return { kind: 'sent', full: outcome.full };
+    if (outcome.kind === 'retry' && outcome.refusedFor === true) {
+      logger.error({ reason: outcome.reason }, 'the hub refuses this gate\'s check-ins: they wait and are offered again');
+      return { kind: 'refused' };
     }
+    return outcome;
   }
 
+  const sender = createBatchSender(ctx, options, hooks, logger, 'check-in', send);
   return {
-    status: (): CheckinSenderStatus => ({ ...status }),
-    /** what the upstream's capabilities said */
-    offered(accepted: boolean): void {
-      status.accepted = accepted;
-    },
-    /** when a batch may start next (undefined: the upstream takes no check-ins, or one is on its way) */
-    due(): number | undefined {
-      return status.accepted === true && !running ? nextAt : undefined;
-    },
-    /** starts a batch when one may start at `now`; answers its promise (undefined: none started) */
-    start(now: number): Promise<void> | undefined {
-      if (status.accepted !== true || running || now < nextAt) return undefined;
-      running = true;
-      return deliverCheckins(ctx, channel)
-        .then((outcome) => record(outcome, now))
-        .catch((error: unknown) => {
-          logger.error({ err: error }, 'check-in delivery failed; trying again');
-          nextAt = ctx.now() + options.baseMs;
-        })
-        .finally(() => {
-          running = false;
-        });
-    },
+    status: (): CheckinSenderStatus => ({ accepted: sender.accepted() }),
+    offered: sender.offered,
+    due: sender.due,
+    start: sender.start,
   };
 }
 
