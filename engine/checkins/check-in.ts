@@ -50,25 +50,54 @@ type CheckInDeps = Storage & Clock & Syncing & Durability & TicketSigning;
 /**
  * A check-in, answered in `language`. At a terminal with a hub (`hub`), the hub decides within the request and
  * its decision is recorded here as synced; when the hub is offline (or there is none) this engine decides alone.
- * A hub's refusal is thrown as it came.
+ * A hub's refusal is thrown as it came, with two exceptions decided by what this terminal knows and the hub may not
+ * yet (its sales and cancellations reach the hub by sync): a ticket whose order was cancelled here is refused here,
+ * without asking; a ticket sold here that the hub does not know (its order still on the way) is decided here.
  */
 export async function checkIn(ctx: CheckInDeps, hub: CheckinHub | undefined, input: CheckinRequest, language: NameLanguage): Promise<CheckinResult> {
   const id = input.id ?? uuidV7();
   const direction = input.direction ?? 'in';
   const gate = input.gate ?? DEFAULT_GATE;
+  let known: KnownHere | undefined;
   if (hub !== undefined) {
+    // what this terminal knows that its hub may not yet: an order cancelled here is refused here
+    known = await knownHere(ctx, input.code);
+    if (known?.cancelled === true) throw new EngineError('TICKET_CANCELLED', { param: 'code' });
     const asked = await hub.checkIn({ id, code: input.code, occurrenceId: input.occurrenceId, direction, gate }, language);
-    if ('refused' in asked) throw asked.refused;
     if ('answer' in asked) {
       await recordHubAnswer(ctx, id, input.code, asked.answer, direction);
       return asked.answer;
     }
+    // a ticket sold here whose order has not reached the hub yet: decided here, sent to the hub with its order
+    if ('refused' in asked && !(asked.refused.code === 'TICKET_NOT_FOUND' && known?.soldHere === true)) throw asked.refused;
   }
-  const scanned = await readTicketCode(ctx, input.code);
+  const scanned = known?.scanned ?? await readTicketCode(ctx, input.code);
   const decided = await ctx.store.transaction((tx) => decideCheckInIn(ctx, tx, { id, scanned, occurrenceId: input.occurrenceId, direction, gate, source: input.source }));
   // a person is let in on this answer: it is on the disk first
   await ctx.whenDurable();
   return localizeCheckin(ctx, decided, language);
+}
+
+/** A scanned code as this terminal knows it, read before its hub is asked. */
+interface KnownHere {
+  readonly scanned: Scanned;
+  /** a ticket of an order sold or imported here */
+  readonly soldHere: boolean;
+  /** its order cancelled here, or its code on the revocation list */
+  readonly cancelled: boolean;
+}
+
+/** What this terminal knows of a scanned code; undefined when it cannot read it (the hub may know a key it does not). */
+async function knownHere(ctx: Storage & TicketSigning, text: string): Promise<KnownHere | undefined> {
+  let scanned: Scanned;
+  try {
+    scanned = await readTicketCode(ctx, text);
+  } catch (error) {
+    if (error instanceof EngineError) return undefined;
+    throw error;
+  }
+  const { ticket, revoked } = await ctx.store.repos.checkins.state(scanned.code);
+  return { scanned, soldHere: ticket !== undefined, cancelled: ticket?.status === 'cancelled' || revoked };
 }
 
 /**

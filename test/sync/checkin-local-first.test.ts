@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Scope } from '../../engine/domain/scopes';
+import type { ErrorEnvelope } from '../helpers/engine';
+import { startScriptedProxy, type ScriptedProxy, type ScriptedRequest } from '../helpers/scripted-proxy';
+import { kill, startServe, type ServeProcess } from '../helpers/serve-process';
+import { holdsPlaces, keyIn, serveArgs, tempDirs } from './serve-terminals';
+import { FEST, SYNC_SCOPES, catalogFile, httpApi, readonlyDb, sellItem, waitForStatus, waitUntil, type Api, type Order } from './harness';
+
+/**
+ * An online terminal that checks tickets in (issue #26, contract §15) knows some things before its hub does: its
+ * sales and its cancellations reach the hub by sync, a moment later. A check-in at such a terminal is decided at the
+ * hub within the request, except:
+ * - a ticket whose order was cancelled here is refused here (410 TICKET_CANCELLED), the hub not asked: the hub, not
+ *   yet told, would admit it;
+ * - a ticket sold here that the hub does not know yet (its order on the way) is decided here, not refused with the
+ *   hub's TICKET_NOT_FOUND; the check-in reaches the hub after, exactly once.
+ * "Not told yet" is made real: a proxy between the till and the hub holds the till's delivery (the import, the
+ * cancel) in flight — the till neither hears an answer nor sees a failure, so it is online throughout. Hub and till
+ * are real `serve` processes at the shipped defaults.
+ */
+
+const dirs = tempDirs('local-first');
+
+const catalog = catalogFile();
+const COMMON = serveArgs(catalog.path);
+const hubDir = dirs.make('hub');
+const tillDir = dirs.make('till');
+let hub: ServeProcess;
+let till: ServeProcess | undefined;
+let proxy: ScriptedProxy;
+let tillApi: Api;
+let hubApi: Api;
+/** which of the till's requests the proxy holds in flight now */
+let holding: (request: ScriptedRequest) => boolean = () => false;
+
+const hubAsked = (): number => proxy.seen.filter((request) => request.method === 'POST' && request.path === '/api/v3/hub/checkins').length;
+const hubCheckins = (code: string) => readonlyDb(hubDir, (db) => db.prepare<[string], { gate: string; direction: string }>('SELECT gate, direction FROM checkins WHERE ticket_code = ? ORDER BY seq').all(code));
+const checkIn = (code: string) => tillApi.request<{ data: { result: string; gate: string } } & ErrorEnvelope>('POST', '/checkins', { body: { code, occurrenceId: FEST.occurrenceId, gate: 'foyer' } });
+const sellOne = (): Promise<Order> => sellItem(tillApi, FEST.field.inventoryItemId, FEST.field.adult);
+const delivered = () => waitForStatus(tillApi, (status) => status.waiting === 0 && (status as { checkins?: { waiting: number } }).checkins?.waiting === 0, 30_000, 'the till to deliver');
+
+beforeAll(async () => {
+  const hubAdmin = keyIn(hubDir, 'hub-admin', ['admin']);
+  hub = await startServe(['--data', hubDir, ...COMMON], 30_000);
+  hubApi = httpApi(hub.url, hubAdmin);
+  proxy = await startScriptedProxy({ target: hub.url, decide: (request) => (holding(request) ? 'hold' : 'forward') });
+  const syncKey = keyIn(hubDir, 'till-sync', SYNC_SCOPES as Scope[]);
+  const admin = keyIn(tillDir, 'till-admin', ['admin']);
+  till = await startServe(['--data', tillDir, ...COMMON, '--upstream', proxy.url], 30_000, { KASSA_UPSTREAM_KEY: syncKey });
+  tillApi = httpApi(till.url, admin);
+  await holdsPlaces(tillApi);
+}, 60_000);
+afterAll(async () => {
+  holding = () => false;
+  if (till) await kill(till, 'SIGTERM');
+  await proxy.close();
+  if (hub) await kill(hub, 'SIGTERM');
+  dirs.removeAll();
+  catalog.remove();
+});
+
+describe('a check-in at an online terminal, by what it knows before its hub', () => {
+  it('a ticket sold here whose order has not reached the hub is decided here, and its check-in reaches the hub once', async () => {
+    holding = (request) => request.method === 'POST' && request.path === '/api/v3/orders/import';
+    const sold = await sellOne();
+    const code = sold.tickets[0]?.code ?? '';
+    await waitUntil(() => proxy.held() > 0, 20_000, "the till's import on its way");
+    const asked = hubAsked();
+
+    const admitted = await checkIn(code);
+    expect(admitted.status, JSON.stringify(admitted.body)).toBe(201);
+    expect(admitted.body.data).toMatchObject({ result: 'admitted', gate: 'foyer' });
+    // the hub was asked first (and did not know the ticket)
+    expect(hubAsked()).toBe(asked + 1);
+    // a second "in" here: already inside, decided here too
+    const again = await checkIn(code);
+    expect(again.status).toBe(409);
+    expect(again.body.error).toMatchObject({ code: 'ALREADY_CHECKED_IN', details: { gate: 'foyer' } });
+
+    holding = () => false;
+    proxy.release();
+    await delivered();
+    expect(hubCheckins(code)).toEqual([{ gate: 'foyer', direction: 'in' }]);
+    // and the hub, now told, refuses the ticket a second entry
+    const atHub = await checkIn(code);
+    expect(atHub.status).toBe(409);
+    expect(hubAsked()).toBeGreaterThan(asked + 1);
+  }, 90_000);
+
+  it('a ticket whose order was cancelled here is refused here, before the hub (not yet told) is asked', async () => {
+    const sold = await sellOne();
+    const code = sold.tickets[0]?.code ?? '';
+    await delivered();
+    holding = (request) => request.method === 'POST' && /^\/api\/v3\/orders\/[^/]+\/cancel$/.test(request.path);
+    const cancelled = await tillApi.request('POST', `/orders/${sold.id}/cancel`, { body: {} });
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    await waitUntil(() => proxy.held() > 0, 20_000, "the till's cancel on its way");
+    const asked = hubAsked();
+
+    const refused = await checkIn(code);
+    expect(refused.status, JSON.stringify(refused.body)).toBe(410);
+    expect(refused.body.error).toMatchObject({ code: 'TICKET_CANCELLED', param: 'code' });
+    expect(hubAsked()).toBe(asked);
+    expect(hubCheckins(code)).toEqual([]);
+
+    holding = () => false;
+    proxy.release();
+    await delivered();
+    // the hub, told now, refuses it too
+    const atHub = await hubApi.request<ErrorEnvelope>('POST', '/checkins', { body: { code, occurrenceId: FEST.occurrenceId, gate: 'hub' } });
+    expect(atHub.status, JSON.stringify(atHub.body)).toBe(410);
+    expect(hubCheckins(code)).toEqual([]);
+  }, 90_000);
+});
