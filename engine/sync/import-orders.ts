@@ -1,3 +1,4 @@
+import { normalizeTicketCode } from '../domain/checkin';
 import { EngineError } from '../domain/errors';
 import type { Caller } from '../domain/scopes';
 import type { ImportBody, ImportOrder } from '../contract/import';
@@ -50,7 +51,9 @@ export async function importOrders(ctx: Storage & Clock & Ids & HoldLength & Syn
   for (const [index, order] of body.orders.entries()) {
     const named = { reference: order.reference, idempotencyKey: order.idempotencyKey };
     try {
-      outcomes.push({ ...named, ...(await ctx.store.transaction(async (tx) => importOne(ctx, tx, apiKey, order, ctx.now()))) });
+      // the signatures checked before the order's transaction: the key ring may read the store
+      const genuine = await genuineSignedCodes(ctx, order);
+      outcomes.push({ ...named, ...(await ctx.store.transaction(async (tx) => importOne(ctx, tx, apiKey, order, genuine, ctx.now()))) });
     } catch (error) {
       if (!(error instanceof EngineError)) throw error;
       outcomes.push({ ...named, error: within(error, `orders[${index}]`) });
@@ -60,7 +63,7 @@ export async function importOrders(ctx: Storage & Clock & Ids & HoldLength & Syn
   return outcomes;
 }
 
-async function importOne(ctx: Clock & Ids & HoldLength & Syncing & PaymentLease & TerminalRole & GiftCardGuesses & Partial<TicketSigning>, tx: Tx, apiKey: Caller, order: ImportOrder, now: number) {
+async function importOne(ctx: Clock & Ids & HoldLength & Syncing & PaymentLease & TerminalRole & GiftCardGuesses & Partial<TicketSigning>, tx: Tx, apiKey: Caller, order: ImportOrder, genuine: ReadonlySet<number>, now: number) {
   if (!UUID_V4.test(order.idempotencyKey)) throw new EngineError('INVALID_IDEMPOTENCY_KEY', { param: 'idempotencyKey' });
   const key = order.idempotencyKey.toLowerCase();
   // one import of a reference at a time, across processes too
@@ -88,7 +91,7 @@ async function importOne(ctx: Clock & Ids & HoldLength & Syncing & PaymentLease 
       body: { cartId: cart.id, expectedTotal: order.expectedTotal, payment: { method: 'external', reference: order.reference } },
       // gift cards (issue #24): parts held here under the terminal's reference settle into this order's redemptions;
       // cards the terminal sold are issued here under the codes it printed
-      imported: { giftCards: order.payment, issuedCodes: order.giftCardCodes, ...(order.tickets !== undefined && { tickets: await checkIssuedTickets(tx, order.tickets) }) },
+      imported: { giftCards: order.payment, issuedCodes: order.giftCardCodes, ...(order.tickets !== undefined && { tickets: await checkIssuedTickets(tx, order.tickets, genuine) }) },
     },
     now,
   );
@@ -109,15 +112,36 @@ const TICKET_CODE = /^[0-9A-HJKMNP-TV-Z]{20}$/;
  * The tickets a terminal issued for an imported order (issue #26): the hub issues the same codes, so each is
  * normalized as a gate reads it, and a code that is not a ticket code, is named twice or is a ticket here already
  * refuses the order (400 INVALID_FIELD_VALUE `tickets[i]`, reason `malformed` / `duplicate` / `taken`) rather than
- * failing its insert (a 5xx the terminal would send again for ever). A signed code is kept as the terminal made it.
+ * failing its insert (a 5xx the terminal would send again for ever). A signed code is kept as the terminal made it
+ * when it is genuine (`genuine`, genuineSignedCodes); any other is not kept — the sale stands (it was made), and the
+ * hub signs the ticket itself, so no code that no gate accepts is stored or printed again from here.
  */
-async function checkIssuedTickets(tx: Tx, tickets: NonNullable<ImportOrder['tickets']>): Promise<IssuedTicket[]> {
+async function checkIssuedTickets(tx: Tx, tickets: NonNullable<ImportOrder['tickets']>, genuine: ReadonlySet<number>): Promise<IssuedTicket[]> {
   const codes = tickets.map((ticket) => ticket.code.replace(/[\s-]+/g, '').toUpperCase().replace(/[IL]/g, '1').replace(/O/g, '0'));
   for (const [i, code] of codes.entries()) {
     const reason = !TICKET_CODE.test(code) ? 'malformed' : codes.indexOf(code) !== i ? 'duplicate' : (await tx.orders.byTicketCode(code)) !== undefined ? 'taken' : undefined;
     if (reason !== undefined) throw new EngineError('INVALID_FIELD_VALUE', { param: `tickets[${i}]`, details: { reason } });
   }
-  return tickets.map((ticket, i) => ({ code: codes[i] ?? ticket.code, ...(ticket.signedCode !== undefined && { signedCode: ticket.signedCode }) }));
+  return tickets.map((ticket, i) => ({
+    code: codes[i] ?? ticket.code,
+    ...(ticket.signedCode !== undefined && genuine.has(i) && { signedCode: ticket.signedCode }),
+  }));
+}
+
+/**
+ * The tickets (by their index) of an imported order whose signed code is genuine: signed by a key this hub knows (a terminal gives
+ * its keys before it sells), for that ticket's code and one of the order's shows. Checked before the order's
+ * transaction (verifying may read the store: a key learned since).
+ */
+async function genuineSignedCodes(ctx: Partial<TicketSigning>, order: ImportOrder): Promise<Set<number>> {
+  const genuine = new Set<number>();
+  const shows = new Set(order.items.map((item) => item.occurrenceId));
+  for (const [i, ticket] of (order.tickets ?? []).entries()) {
+    if (ticket.signedCode === undefined) continue;
+    const signed = await ctx.ticketKeys?.verify(ticket.signedCode);
+    if (signed !== undefined && normalizeTicketCode(signed.code) === normalizeTicketCode(ticket.code) && shows.has(signed.occurrenceId)) genuine.add(i);
+  }
+  return genuine;
 }
 
 async function readOrder(tx: Tx, orderId: string): Promise<Order> {

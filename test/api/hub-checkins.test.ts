@@ -1,7 +1,8 @@
-import { createHash, generateKeyPairSync } from 'node:crypto';
+import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type ErrorEnvelope, type TestEngine } from '../helpers/engine';
 import { readRows } from '../helpers/db-rows';
+import { ticketKeys, verifySigned } from '../helpers/ticket-signing';
 import { FEST, SYNC_SCOPES, catalogFile, type Order } from '../sync/harness';
 
 /**
@@ -53,20 +54,49 @@ async function conflicts(): Promise<Conflict[]> {
   return status.body.data.conflicts.filter((conflict) => conflict.kind === 'checkin');
 }
 
+/** An Ed25519 key pair of a terminal, made here with node:crypto: what it gives the hub and how it signs (contract §15). */
+function terminalKeyPair() {
+  const pair = generateKeyPairSync('ed25519');
+  const raw = Buffer.from(pair.publicKey.export({ format: 'jwk' }).x ?? '', 'base64url');
+  const keyId = createHash('sha256').update(raw).digest('base64url').slice(0, 12);
+  return {
+    key: { keyId, publicKey: raw.toString('base64url'), engine: `eng_${crypto.randomUUID()}` },
+    sign(payload: unknown[]): string {
+      const bytes = Buffer.from(JSON.stringify(payload), 'utf8');
+      return `K1.${bytes.toString('base64url')}.${sign(null, bytes, pair.privateKey).toString('base64url')}.${keyId}`;
+    },
+  };
+}
+
 describe('the import keeps a terminal\'s ticket codes', () => {
   it('issues the tickets under the codes sent (normalized); a code taken, named twice or malformed refuses that order only', async () => {
-    const codes = [madeCode(), madeCode()];
-    const signedByTerminal = 'K1.the-terminal-s.signature.keyid';
+    const terminal = terminalKeyPair();
+    const given = await hub.request('POST', '/hub/ticket-keys', { key: syncKey, body: { keys: [terminal.key] } });
+    expect(given.status, JSON.stringify(given.body)).toBe(200);
+    const stranger = terminalKeyPair();
+    const codes = [madeCode(), madeCode(), madeCode(), madeCode(), madeCode()];
+    const payload = (code: string, occurrenceId: string = FEST.occurrenceId) => [code, occurrenceId, FEST.field.areaId, null, 'ord_on_the_terminal'];
+    const signedByTerminal = terminal.sign(payload(codes[0] ?? ''));
     const [kept] = await importOrders([terminalOrder([
       { code: codes[0]?.toLowerCase() ?? '', signedCode: signedByTerminal },
       { code: `${codes[1]?.slice(0, 10) ?? ''}-${codes[1]?.slice(10) ?? ''}` },
-    ])]);
+      // not genuine, so not kept: not a signed code at all; a key the hub was never given; another ticket's signature
+      { code: codes[2] ?? '', signedCode: 'K1.the-terminal-s.signature.keyid' },
+      { code: codes[3] ?? '', signedCode: stranger.sign(payload(codes[3] ?? '')) },
+      { code: codes[4] ?? '', signedCode: terminal.sign(payload(codes[0] ?? '')) },
+    ], 5)]);
     expect(kept?.status, JSON.stringify(kept)).toBe(201);
     expect(kept?.order?.tickets.map((ticket) => ticket.code)).toEqual(codes);
-    // the terminal's signed code is kept as it is; a ticket it did not sign is signed here
-    const signed = (kept?.order?.tickets ?? []) as { signedCode?: string }[];
-    expect(signed[0]?.signedCode).toBe(signedByTerminal);
-    expect(signed[1]?.signedCode).toMatch(/^K1\./);
+    // the terminal's genuine signed code is kept as it is; every other ticket is signed here, with the hub's key
+    const signed = ((kept?.order?.tickets ?? []) as { signedCode?: string }[]).map((ticket) => ticket.signedCode ?? '');
+    expect(signed[0]).toBe(signedByTerminal);
+    const hubKeys = (await ticketKeys(hub)).filter((key) => key.keyId !== terminal.key.keyId);
+    for (const [i, text] of signed.entries()) {
+      if (i === 0) continue;
+      expect(verifySigned(text, hubKeys)?.payload, `ticket ${i}`).toEqual([codes[i], FEST.occurrenceId, FEST.field.areaId, null, kept?.order?.id]);
+    }
+    const stored = await readRows<{ code: string; signed: string | null }>(hub, 'SELECT code, signed_code AS signed FROM tickets WHERE code IN (?, ?, ?)', [codes[2], codes[3], codes[4]]);
+    expect(stored.map((row) => row.signed).sort()).toEqual([signed[2], signed[3], signed[4]].sort());
 
     const fresh = madeCode();
     const results = await importOrders([
