@@ -18,8 +18,12 @@ export async function importCheckins(ctx: Storage & Clock & Durability, source: 
   const results = await ctx.store.transaction(async (tx) => {
     const recorded: { id: string; recorded: boolean }[] = [];
     const tickets = new Set<string>();
+    const codeOf = (code: string): string => normalizeTicketCode(code) ?? code;
+    // every ticket's lock first, in one order: two terminals' batches naming the same tickets wait for each other
+    // rather than deadlock (each lock is taken again below, which a holder passes)
+    for (const code of [...new Set(body.checkins.map((checkin) => codeOf(checkin.code)))].sort()) await tx.locks.ticket(code);
     for (const checkin of body.checkins) {
-      const ticketCode = normalizeTicketCode(checkin.code) ?? checkin.code;
+      const ticketCode = codeOf(checkin.code);
       // the ticket's order here (the terminal's order imported under its codes); else the one the terminal named
       const orderId = (await tx.checkins.ticket(ticketCode))?.orderId ?? checkin.orderId ?? '';
       // one spelling of time (UTC, milliseconds), so a ticket's check-ins sort by when they happened
