@@ -1,13 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../engine/store/db';
-import { createKeyRepo } from '../../engine/store/key-repo';
 import type { Scope } from '../../engine/domain/scopes';
 import type { ErrorEnvelope } from '../helpers/engine';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy';
 import { kill, startServe, type ServeProcess } from '../helpers/serve-process';
+import { holdsPlaces, keyIn, serveArgs, tempDirs } from './serve-terminals';
 import { FEST, SYNC_SCOPES, catalogFile, httpApi, readonlyDb, sellItem, waitForStatus, waitUntil, type Api, type Order } from './harness';
 
 /**
@@ -37,24 +33,11 @@ interface Terminal {
 interface TicketKey { keyId: string; publicKey: string; engine: string }
 type SignedOrder = Order & { tickets: (Order['tickets'][number] & { signedCode?: string })[] };
 
-const made: string[] = [];
-const tempDir = (name: string): string => {
-  const dir = mkdtempSync(join(tmpdir(), `kassa-checkin-${name}-`));
-  made.push(dir);
-  return dir;
-};
-/** a key made in a data folder before its engine starts (the folder's database, migrated) */
-function keyIn(dir: string, name: string, scopes: readonly Scope[]): string {
-  const db = openDatabase(dir);
-  try {
-    return createKeyRepo(db).create(name, scopes).key;
-  } finally {
-    db.close();
-  }
-}
+const dirs = tempDirs('checkin');
+const tempDir = (name: string): string => dirs.make(name);
 
 const catalog = catalogFile();
-const COMMON = ['--no-demo', '--catalog', catalog.path, '--rate-limit', '0', '--log-level', 'warn'];
+const COMMON = serveArgs(catalog.path);
 let hub: ServeProcess;
 let hubApi: Api;
 const hubDir = tempDir('hub');
@@ -116,7 +99,7 @@ afterAll(async () => {
   for (const t of terminals) if (t.process) await kill(t.process, 'SIGTERM');
   for (const t of terminals) await t.proxy.close();
   if (hub) await kill(hub, 'SIGTERM');
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+  dirs.removeAll();
   catalog.remove();
 });
 
@@ -126,7 +109,7 @@ describe('two gates and a till against one hub', () => {
     const tillKey = ownKeyId(till);
     expect(tillKey).toBeDefined();
     await waitUntil(async () => (await keysAt(hubApi)).some((key) => key.keyId === tillKey), 20_000, "the till's key at the hub");
-    await waitForStatus(till.api, (status) => ((status as { holdings?: { inHand: number }[] }).holdings ?? []).some((row) => row.inHand > 0), 30_000, 'the till to hold places');
+    await holdsPlaces(till.api);
 
     const a = await gateOfA();
     // its start pull learnt every key the hub knows, the till's with them
