@@ -50,9 +50,10 @@ type CheckInDeps = Storage & Clock & Syncing & Durability & TicketSigning;
 /**
  * A check-in, answered in `language`. At a terminal with a hub (`hub`), the hub decides within the request and
  * its decision is recorded here as synced; when the hub is offline (or there is none) this engine decides alone.
- * A hub's refusal is thrown as it came, with two exceptions decided by what this terminal knows and the hub may not
- * yet (its sales and cancellations reach the hub by sync): a ticket whose order was cancelled here is refused here,
- * without asking; a ticket sold here that the hub does not know (its order still on the way) is decided here.
+ * A hub's refusal is thrown as it came. What this terminal knows and its hub may not yet (its sales and cancellations
+ * reach the hub by sync, a moment later) is used first: a ticket whose order was cancelled here is refused here,
+ * without asking; a ticket sold here is sent to the hub by its signed code, which the hub verifies by its signature
+ * alone, so the hub decides it even while the order is still on its way (and every gate's answer comes from there).
  */
 export async function checkIn(ctx: CheckInDeps, hub: CheckinHub | undefined, input: CheckinRequest, language: NameLanguage): Promise<CheckinResult> {
   const id = input.id ?? uuidV7();
@@ -63,13 +64,15 @@ export async function checkIn(ctx: CheckInDeps, hub: CheckinHub | undefined, inp
     // what this terminal knows that its hub may not yet: an order cancelled here is refused here
     known = await knownHere(ctx, input.code);
     if (known?.cancelled === true) throw new EngineError('TICKET_CANCELLED', { param: 'code' });
-    const asked = await hub.checkIn({ id, code: input.code, occurrenceId: input.occurrenceId, direction, gate }, language);
+    // a ticket sold here goes to the hub by its signed code, whatever was typed: the hub checks it by its signature,
+    // so it decides — one place for every gate — also before this terminal's order has reached it
+    const code = known?.signedCode ?? input.code;
+    const asked = await hub.checkIn({ id, code, occurrenceId: input.occurrenceId, direction, gate }, language);
+    if ('refused' in asked) throw asked.refused;
     if ('answer' in asked) {
-      await recordHubAnswer(ctx, id, input.code, asked.answer, direction);
+      await recordHubAnswer(ctx, id, code, asked.answer, direction);
       return asked.answer;
     }
-    // a ticket sold here whose order has not reached the hub yet: decided here, sent to the hub with its order
-    if ('refused' in asked && !(asked.refused.code === 'TICKET_NOT_FOUND' && known?.soldHere === true)) throw asked.refused;
   }
   const scanned = known?.scanned ?? await readTicketCode(ctx, input.code);
   const decided = await ctx.store.transaction((tx) => decideCheckInIn(ctx, tx, { id, scanned, occurrenceId: input.occurrenceId, direction, gate, source: input.source }));
@@ -81,8 +84,8 @@ export async function checkIn(ctx: CheckInDeps, hub: CheckinHub | undefined, inp
 /** A scanned code as this terminal knows it, read before its hub is asked. */
 interface KnownHere {
   readonly scanned: Scanned;
-  /** a ticket of an order sold or imported here */
-  readonly soldHere: boolean;
+  /** the signed code of a ticket sold (or imported) here */
+  readonly signedCode: string | undefined;
   /** its order cancelled here, or its code on the revocation list */
   readonly cancelled: boolean;
 }
@@ -97,7 +100,7 @@ async function knownHere(ctx: Storage & TicketSigning, text: string): Promise<Kn
     throw error;
   }
   const { ticket, revoked } = await ctx.store.repos.checkins.state(scanned.code);
-  return { scanned, soldHere: ticket !== undefined, cancelled: ticket?.status === 'cancelled' || revoked };
+  return { scanned, signedCode: ticket?.signedCode ?? undefined, cancelled: ticket?.status === 'cancelled' || revoked };
 }
 
 /**

@@ -15,6 +15,8 @@ export interface CheckinTicketRow {
   area: string | null;
   /** the seat's label in an assigned-seat area */
   seat: string | null;
+  /** its signed code (issue #26); null for a ticket sold before tickets were signed */
+  signedCode: string | null;
 }
 
 /** A show as the catalog has it now: when it starts and its event's name. */
@@ -63,7 +65,7 @@ type StoredPresence = Omit<PresenceRow, 'inside'> & { inside: number };
 type StoredCheckin = Omit<CheckinRow, 'synced'> & { synced: number; seq: number };
 
 export function createCheckinRepo(db: Db) {
-  const ticket = db.prepare<[string], CheckinTicketRow>(`SELECT t.code, t.order_id AS orderId, o.status, c.occurrence_id AS occurrenceId,
+  const ticket = db.prepare<[string], CheckinTicketRow>(`SELECT t.code, t.signed_code AS signedCode, t.order_id AS orderId, o.status, c.occurrence_id AS occurrenceId,
       ii.area_id AS areaId, a.name AS area, CASE WHEN a.seating = 'assigned' THEN ii.label END AS seat
     FROM tickets t JOIN orders o ON o.id = t.order_id JOIN carts c ON c.id = o.cart_id
     LEFT JOIN cart_items ci ON ci.id = t.item_id

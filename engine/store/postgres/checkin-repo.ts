@@ -19,7 +19,7 @@ export function createPgCheckinRepo(q: Queryable): Async<CheckinRepo> {
 
   return {
     async ticket(code: string): Promise<CheckinTicketRow | undefined> {
-      return (await rows<CheckinTicketRow>(`SELECT t.code, t.order_id AS "orderId", o.status, c.occurrence_id AS "occurrenceId",
+      return (await rows<CheckinTicketRow>(`SELECT t.code, t.signed_code AS "signedCode", t.order_id AS "orderId", o.status, c.occurrence_id AS "occurrenceId",
           ii.area_id AS "areaId", a.name AS area, CASE WHEN a.seating = 'assigned' THEN ii.label END AS seat
         FROM tickets t JOIN orders o ON o.id = t.order_id JOIN carts c ON c.id = o.cart_id
         LEFT JOIN cart_items ci ON ci.id = t.item_id
@@ -42,7 +42,7 @@ export function createPgCheckinRepo(q: Queryable): Async<CheckinRepo> {
     },
     async state(code: string): Promise<TicketStateRow> {
       const [row] = await rows<Omit<CheckinTicketRow, 'code'> & { code: string | null; revoked: boolean; presenceOccurrenceId: string | null; inside: number | null;
-        inAt: string | null; gate: string | null }>(`SELECT t.code, t.order_id AS "orderId", o.status, c.occurrence_id AS "occurrenceId",
+        inAt: string | null; gate: string | null }>(`SELECT t.code, t.signed_code AS "signedCode", t.order_id AS "orderId", o.status, c.occurrence_id AS "occurrenceId",
           ii.area_id AS "areaId", a.name AS area, CASE WHEN a.seating = 'assigned' THEN ii.label END AS seat,
           EXISTS (SELECT 1 FROM ticket_revocations r WHERE r.code = k.code) AS revoked,
           p.occurrence_id AS "presenceOccurrenceId", p.inside, p.in_at AS "inAt", p.gate
@@ -53,9 +53,9 @@ export function createPgCheckinRepo(q: Queryable): Async<CheckinRepo> {
         LEFT JOIN areas a ON a.occurrence_id = c.occurrence_id AND a.id = ii.area_id
         LEFT JOIN ticket_presence p ON p.ticket_code = k.code`, [code]);
       if (!row) return { ticket: undefined, revoked: false, presence: undefined };
-      const { code: sold, orderId, status, occurrenceId, areaId, area, seat, revoked, presenceOccurrenceId, inside, inAt, gate } = row;
+      const { code: sold, signedCode, orderId, status, occurrenceId, areaId, area, seat, revoked, presenceOccurrenceId, inside, inAt, gate } = row;
       return {
-        ticket: sold === null ? undefined : { code: sold, orderId, status, occurrenceId, areaId, area, seat },
+        ticket: sold === null ? undefined : { code: sold, signedCode, orderId, status, occurrenceId, areaId, area, seat },
         revoked,
         presence: presenceOccurrenceId === null || inAt === null || gate === null ? undefined : { occurrenceId: presenceOccurrenceId, inside: inside === 1, inAt, gate },
       };
