@@ -74,17 +74,19 @@ describe('the import keeps a terminal\'s ticket codes', () => {
     const given = await hub.request('POST', '/hub/ticket-keys', { key: syncKey, body: { keys: [terminal.key] } });
     expect(given.status, JSON.stringify(given.body)).toBe(200);
     const stranger = terminalKeyPair();
-    const codes = [madeCode(), madeCode(), madeCode(), madeCode(), madeCode()];
+    const codes = [madeCode(), madeCode(), madeCode(), madeCode(), madeCode(), madeCode()];
     const payload = (code: string, occurrenceId: string = FEST.occurrenceId) => [code, occurrenceId, FEST.field.areaId, null, 'ord_on_the_terminal'];
     const signedByTerminal = terminal.sign(payload(codes[0] ?? ''));
     const [kept] = await importOrders([terminalOrder([
       { code: codes[0]?.toLowerCase() ?? '', signedCode: signedByTerminal },
       { code: `${codes[1]?.slice(0, 10) ?? ''}-${codes[1]?.slice(10) ?? ''}` },
-      // not genuine, so not kept: not a signed code at all; a key the hub was never given; another ticket's signature
+      // not genuine, so not kept: not a signed code at all; a key the hub was never given; another ticket's signature;
       { code: codes[2] ?? '', signedCode: 'K1.the-terminal-s.signature.keyid' },
       { code: codes[3] ?? '', signedCode: stranger.sign(payload(codes[3] ?? '')) },
       { code: codes[4] ?? '', signedCode: terminal.sign(payload(codes[0] ?? '')) },
-    ], 5)]);
+      // genuine, but for a show this order does not sell
+      { code: codes[5] ?? '', signedCode: terminal.sign(payload(codes[5] ?? '', 'another-show')) },
+    ], 6)]);
     expect(kept?.status, JSON.stringify(kept)).toBe(201);
     expect(kept?.order?.tickets.map((ticket) => ticket.code)).toEqual(codes);
     // the terminal's genuine signed code is kept as it is; every other ticket is signed here, with the hub's key
@@ -95,8 +97,8 @@ describe('the import keeps a terminal\'s ticket codes', () => {
       if (i === 0) continue;
       expect(verifySigned(text, hubKeys)?.payload, `ticket ${i}`).toEqual([codes[i], FEST.occurrenceId, FEST.field.areaId, null, kept?.order?.id]);
     }
-    const stored = await readRows<{ code: string; signed: string | null }>(hub, 'SELECT code, signed_code AS signed FROM tickets WHERE code IN (?, ?, ?)', [codes[2], codes[3], codes[4]]);
-    expect(stored.map((row) => row.signed).sort()).toEqual([signed[2], signed[3], signed[4]].sort());
+    const stored = await readRows<{ code: string; signed: string | null }>(hub, 'SELECT code, signed_code AS signed FROM tickets WHERE code IN (?, ?, ?, ?)', [codes[2], codes[3], codes[4], codes[5]]);
+    expect(stored.map((row) => row.signed).sort()).toEqual([signed[2], signed[3], signed[4], signed[5]].sort());
 
     const fresh = madeCode();
     const results = await importOrders([
