@@ -88,7 +88,10 @@ describe.skipIf(!postgresAvailable())(postgresSuite('one ticket checked in at on
       const stored = await query<{ n: string }>('SELECT COUNT(*) AS n FROM checkins WHERE ticket_code = ANY($1::text[])', [codes]);
       expect(Number(stored[0]?.n)).toBe(2 * codes.length);
     }
-    // PostgreSQL counts every deadlock it broke (a retried one included): none
+    // PostgreSQL counts every deadlock it broke (a retried one included): none. A backend reports its counts when it
+    // goes idle, at most once a second: a deadlock of the last round shows after that (each one also costs the
+    // deadlock_timeout, 1 s, so a regression deadlocks in many rounds and is counted)
+    await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(await deadlocks()).toBe(before);
   });
 });
