@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Scope } from '../../engine/domain/scopes';
 import type { ErrorEnvelope } from '../helpers/engine';
-import { startScriptedProxy, type ScriptedProxy, type ScriptedRequest } from '../helpers/scripted-proxy';
-import { kill, startServe, type ServeProcess } from '../helpers/serve-process';
-import { holdsPlaces, keyIn, serveArgs, tempDirs } from './serve-terminals';
-import { FEST, SYNC_SCOPES, catalogFile, httpApi, readonlyDb, sellItem, waitForStatus, waitUntil, type Api, type Order } from './harness';
+import type { ScriptedProxy, ScriptedRequest } from '../helpers/scripted-proxy';
+import { holdsPlaces, startHubAndTill, type HubAndTill } from './serve-terminals';
+import { FEST, readonlyDb, sellItem, waitForStatus, waitUntil, type Api, type Order } from './harness';
 
 /**
  * An online terminal that checks tickets in (issue #26, contract §15) knows some things before its hub does: its
@@ -19,15 +17,9 @@ import { FEST, SYNC_SCOPES, catalogFile, httpApi, readonlyDb, sellItem, waitForS
  * are real `serve` processes at the shipped defaults.
  */
 
-const dirs = tempDirs('local-first');
-
-const catalog = catalogFile();
-const COMMON = serveArgs(catalog.path);
-const hubDir = dirs.make('hub');
-const tillDir = dirs.make('till');
-let hub: ServeProcess;
-let till: ServeProcess | undefined;
+let setup: HubAndTill | undefined;
 let proxy: ScriptedProxy;
+let hubDir: string;
 let tillApi: Api;
 let hubApi: Api;
 /** which of the till's requests the proxy holds in flight now */
@@ -40,23 +32,13 @@ const sellOne = (): Promise<Order> => sellItem(tillApi, FEST.field.inventoryItem
 const delivered = () => waitForStatus(tillApi, (status) => status.waiting === 0 && (status as { checkins?: { waiting: number } }).checkins?.waiting === 0, 30_000, 'the till to deliver');
 
 beforeAll(async () => {
-  const hubAdmin = keyIn(hubDir, 'hub-admin', ['admin']);
-  hub = await startServe(['--data', hubDir, ...COMMON], 30_000);
-  hubApi = httpApi(hub.url, hubAdmin);
-  proxy = await startScriptedProxy({ target: hub.url, decide: (request) => (holding(request) ? 'hold' : 'forward') });
-  const syncKey = keyIn(hubDir, 'till-sync', SYNC_SCOPES as Scope[]);
-  const admin = keyIn(tillDir, 'till-admin', ['admin']);
-  till = await startServe(['--data', tillDir, ...COMMON, '--upstream', proxy.url], 30_000, { KASSA_UPSTREAM_KEY: syncKey });
-  tillApi = httpApi(till.url, admin);
+  setup = await startHubAndTill('local-first', { decide: (request) => (holding(request) ? 'hold' : 'forward') });
+  ({ proxy, hubDir, tillApi, hubApi } = setup);
   await holdsPlaces(tillApi);
 }, 60_000);
 afterAll(async () => {
   holding = () => false;
-  if (till) await kill(till, 'SIGTERM');
-  await proxy.close();
-  if (hub) await kill(hub, 'SIGTERM');
-  dirs.removeAll();
-  catalog.remove();
+  await setup?.close();
 });
 
 describe('a check-in at an online terminal, by what it knows before its hub', () => {

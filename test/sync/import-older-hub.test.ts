@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Scope } from '../../engine/domain/scopes';
-import { startScriptedProxy, type ScriptedProxy, type ScriptedRequest } from '../helpers/scripted-proxy';
-import { kill, startServe, type ServeProcess } from '../helpers/serve-process';
-import { holdsPlaces, keyIn, serveArgs, tempDirs } from './serve-terminals';
-import { FEST, SYNC_SCOPES, catalogFile, httpApi, readonlyDb, sellItem, waitForStatus, type Api } from './harness';
+import type { ScriptedProxy, ScriptedRequest } from '../helpers/scripted-proxy';
+import { holdsPlaces, startHubAndTill, type HubAndTill } from './serve-terminals';
+import { FEST, readonlyDb, sellItem, waitForStatus, type Api } from './harness';
 
 /**
  * A terminal of this version syncing to a hub of the version before issue #26 (commit 756a0fd): the hub's
@@ -14,15 +12,9 @@ import { FEST, SYNC_SCOPES, catalogFile, httpApi, readonlyDb, sellItem, waitForS
  * real `serve` processes at the shipped defaults (retry step, pulls, allocations).
  */
 
-const dirs = tempDirs('older-hub');
-
-const catalog = catalogFile();
-const COMMON = serveArgs(catalog.path);
-const hubDir = dirs.make('hub');
-const tillDir = dirs.make('till');
-let hub: ServeProcess;
-let till: ServeProcess | undefined;
+let setup: HubAndTill | undefined;
 let proxy: ScriptedProxy;
+let hubDir: string;
 let tillApi: Api;
 
 const isImport = (request: ScriptedRequest): boolean => request.method === 'POST' && request.path === '/api/v3/orders/import';
@@ -32,9 +24,7 @@ const ordersOf = (request: ScriptedRequest): { tickets?: unknown }[] => {
 };
 
 beforeAll(async () => {
-  hub = await startServe(['--data', hubDir, ...COMMON], 30_000);
-  proxy = await startScriptedProxy({
-    target: hub.url,
+  setup = await startHubAndTill('older-hub', {
     decide(request) {
       const i = ordersOf(request).findIndex((order) => order.tickets !== undefined);
       if (!isImport(request) || i < 0) return 'forward';
@@ -50,17 +40,10 @@ beforeAll(async () => {
       return { ...(body as object), data: { ...data, extensions: data.extensions.filter((name) => name !== 'checkins') } };
     },
   });
-  const syncKey = keyIn(hubDir, 'till-sync', SYNC_SCOPES as Scope[]);
-  const admin = keyIn(tillDir, 'till-admin', ['admin']);
-  till = await startServe(['--data', tillDir, ...COMMON, '--upstream', proxy.url], 30_000, { KASSA_UPSTREAM_KEY: syncKey });
-  tillApi = httpApi(till.url, admin);
+  ({ proxy, hubDir, tillApi } = setup);
 }, 60_000);
 afterAll(async () => {
-  if (till) await kill(till, 'SIGTERM');
-  await proxy.close();
-  if (hub) await kill(hub, 'SIGTERM');
-  dirs.removeAll();
-  catalog.remove();
+  await setup?.close();
 });
 
 describe('a terminal and a hub without check-ins', () => {
