@@ -38,11 +38,14 @@ export const hubCheckinRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext }>
   app.post(
     '/hub/checkins',
     {
-      config,
+      // not under the per-key rate limit: a terminal's sync key carries all its gates' check-ins, and a 429 would make
+      // a gate decide alone while the hub is up (a second entry elsewhere); each request is a person at a door
+      config: { ...config, rateLimit: false },
       schema: {
         tags,
         summary: "Decide a terminal gate's check-in here, within the gate's request",
-        description: 'Decided as POST /checkins would, with the check-in id the terminal made and the terminal as its source; the same answers and refusals.',
+        description: 'Decided as POST /checkins would, with the check-in id the terminal made and the terminal as its source; the same answers and refusals. ' +
+          'Not under the per-key rate limit (`--rate-limit`): a refused relay would make the gate decide alone while this hub is up.',
         body: HubCheckinBody,
         response: replies(201, CheckinResult),
       },
