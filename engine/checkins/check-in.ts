@@ -66,8 +66,13 @@ export async function checkIn(ctx: CheckInDeps, hub: CheckinHub | undefined, inp
     if (known?.cancelled === true) throw new EngineError('TICKET_CANCELLED', { param: 'code' });
     // a ticket sold here goes to the hub by its signed code, whatever was typed: the hub checks it by its signature,
     // so it decides — one place for every gate — also before this terminal's order has reached it
-    const code = known?.signedCode ?? input.code;
-    const asked = await hub.checkIn({ id, code, occurrenceId: input.occurrenceId, direction, gate }, language);
+    let code = known?.signedCode ?? input.code;
+    let asked = await hub.checkIn({ id, code, occurrenceId: input.occurrenceId, direction, gate }, language);
+    // a hub that cannot check this terminal's signature (its key not taken yet): asked again as the ticket was given
+    if ('refused' in asked && asked.refused.code === 'TICKET_INVALID' && code !== input.code) {
+      code = input.code;
+      asked = await hub.checkIn({ id, code, occurrenceId: input.occurrenceId, direction, gate }, language);
+    }
     if ('refused' in asked) throw asked.refused;
     if ('answer' in asked) {
       await recordHubAnswer(ctx, id, code, asked.answer, direction);

@@ -24,6 +24,8 @@ let tillApi: Api;
 let hubApi: Api;
 /** which of the till's requests the proxy holds in flight now */
 let holding: (request: ScriptedRequest) => boolean = () => false;
+/** what the proxy answers itself now, as the hub would (undefined: forwarded) */
+let answering: (request: ScriptedRequest) => { status: number; body: unknown } | undefined = () => undefined;
 
 const hubAsked = (): number => proxy.seen.filter((request) => request.method === 'POST' && request.path === '/api/v3/hub/checkins').length;
 const hubCheckins = (code: string) => readonlyDb(hubDir, (db) => db.prepare<[string], { gate: string; direction: string }>('SELECT gate, direction FROM checkins WHERE ticket_code = ? ORDER BY seq').all(code));
@@ -32,7 +34,7 @@ const sellOne = (): Promise<Order> => sellItem(tillApi, FEST.field.inventoryItem
 const delivered = () => waitForStatus(tillApi, (status) => status.waiting === 0 && (status as { checkins?: { waiting: number } }).checkins?.waiting === 0, 30_000, 'the till to deliver');
 
 beforeAll(async () => {
-  setup = await startHubAndTill('local-first', { decide: (request) => (holding(request) ? 'hold' : 'forward') });
+  setup = await startHubAndTill('local-first', { decide: (request) => answering(request) ?? (holding(request) ? 'hold' : 'forward') });
   ({ proxy, hubDir, tillApi, hubApi } = setup);
   await holdsPlaces(tillApi);
 }, 60_000);
@@ -99,5 +101,26 @@ describe('a check-in at an online terminal, by what it knows before its hub', ()
     const atHub = await hubApi.request<ErrorEnvelope>('POST', '/checkins', { body: { code, occurrenceId: FEST.occurrenceId, gate: 'hub' } });
     expect(atHub.status, JSON.stringify(atHub.body)).toBe(410);
     expect(hubCheckins(code)).toEqual([]);
+  }, 90_000);
+
+  it('a hub that cannot check this terminal\'s signature (its key not taken) is asked again with the code as typed', async () => {
+    const sold = await sellOne();
+    const code = sold.tickets[0]?.code ?? '';
+    await delivered();
+    // the hub as it answers a signed code of a key it does not have
+    answering = (request) => request.path === '/api/v3/hub/checkins' && String((request.body as { code?: unknown } | undefined)?.code).startsWith('K1.')
+      ? { status: 400, body: { error: { type: 'invalid_request_error', code: 'TICKET_INVALID', param: 'code', message: 'This is not a valid ticket code.' } } }
+      : undefined;
+    try {
+      const asked = proxy.seen.length;
+      const admitted = await checkIn(code);
+      expect(admitted.status, JSON.stringify(admitted.body)).toBe(201);
+      const relayed = proxy.seen.slice(asked).filter((request) => request.path === '/api/v3/hub/checkins').map((request) => (request.body as { code: string }).code);
+      expect(relayed.map((sent) => (sent.startsWith('K1.') ? 'signed' : sent))).toEqual(['signed', code]);
+      // decided at the hub, by its ticket
+      expect(hubCheckins(code)).toEqual([{ gate: 'foyer', direction: 'in' }]);
+    } finally {
+      answering = () => undefined;
+    }
   }, 90_000);
 });
