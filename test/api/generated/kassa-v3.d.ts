@@ -539,7 +539,7 @@ export interface paths {
         put?: never;
         /**
          * Decide a terminal gate's check-in here, within the gate's request
-         * @description Decided as POST /checkins would, with the check-in id the terminal made and the terminal as its source; the same answers and refusals.
+         * @description Decided as POST /checkins would, with the check-in id the terminal made and the terminal as its source; the same answers and refusals. Not under the per-key rate limit (`--rate-limit`): a refused relay would make the gate decide alone while this hub is up.
          */
         post: operations["checkInForTerminal"];
         delete?: never;
