@@ -128,6 +128,17 @@ export async function startTestEngine(options: Partial<EngineOptions> = {}): Pro
     async start() {
       if (engine) return;
       engine = await startEngine({ rateLimit: 0, logger: pino({ level: 'info' }, sink), ...pin, ...options, ...(database !== undefined && { database }), port, dataDir });
+      // fetch's pool may still hold a keep-alive socket to the engine stopped on this port and send the next request
+      // on it ("other side closed"): health requests use up such sockets first, so the test's requests go to the
+      // engine just started (one that answers no health request at all still fails the test's next request)
+      for (let tries = 0; tries < 3; tries++) {
+        try {
+          await (await fetch(`${url}/api/v3/health`)).arrayBuffer();
+          break;
+        } catch {
+          // a socket to the stopped engine: discarded by the failure
+        }
+      }
     },
     async close() {
       await engine?.close();
