@@ -133,9 +133,17 @@ describe(`an order of ${MAX} tickets (the most an order may hold) leaves the eng
       items: fieldLines(MAX),
       expectedTotal: { amount: totalOf(fieldLines(MAX)), currency: 'EUR' },
     }));
-    const { result: answer, seen } = await whileResponsive(engine, () =>
-      engine.request<{ data: { results: { status: number; order?: Order }[] } }>('POST', '/orders/import', { key: importKey, body: { orders } }),
-    );
+    // The engine shares this process's event loop with the test: the answer (megabytes of JSON) is read as bytes
+    // while the loop is watched and parsed after, so the test's own JSON.parse is not counted as the engine's pause.
+    const { result: raw, seen } = await whileResponsive(engine, async () => {
+      const response = await fetch(`${engine.url}/api/v3/orders/import`, {
+        method: 'POST',
+        headers: { 'x-svc-api-key': importKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ orders }),
+      });
+      return { status: response.status, bytes: await response.arrayBuffer() };
+    });
+    const answer = { status: raw.status, body: JSON.parse(Buffer.from(raw.bytes).toString('utf8')) as { data: { results: { status: number; order?: Order }[] } } };
     expect(answer.status).toBe(200);
     expect(answer.body.data.results.map((result) => [result.status, result.order?.tickets.length])).toEqual(orders.map(() => [201, MAX]));
     expectResponsive('import', seen);
