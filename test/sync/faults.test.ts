@@ -78,8 +78,10 @@ describe.each(UPSTREAMS)('a flaky line to the upstream ($kind), at the default r
     if (kind === 'v3') expect(counters.byRoute['lost POST /carts'] ?? 0).toBeGreaterThan(0);
 
     // Retry-After was honoured: the refused request itself was not sent again for that second, and the
-    // whole worker paused — what other deliveries sent meanwhile is at most the three requests already on
-    // their way when the 429 was answered (up to four deliveries run alongside).
+    // whole worker paused — what other deliveries sent meanwhile is what was on its way before the kiosk read
+    // the 429: up to four deliveries run alongside, so each of the three others may have one request on the
+    // wire and, on a loaded machine, send one more on an answer it reads before the 429 (a worker that did not
+    // pause sends dozens in that second).
     const delivery = proxy.events.filter((event) => DELIVERY_ROUTE.test(event.route));
     const limited = delivery.filter((event) => event.kind === 'tooMany');
     expect(limited.length).toBeGreaterThan(0);
@@ -89,7 +91,7 @@ describe.each(UPSTREAMS)('a flaky line to the upstream ($kind), at the default r
       const again = delivery.find((other) => named && other.receivedAt > event.receivedAt && other.path === event.path && other.method === event.method && other.identity === event.identity);
       if (again) expect(again.receivedAt - event.at, `${event.route} sent again after its 429`).toBeGreaterThanOrEqual(950);
       const during = delivery.filter((other) => other.receivedAt > event.at && other.receivedAt < event.at + 950);
-      expect(during.length, `requests within a second of the 429 at ${event.at}`).toBeLessThanOrEqual(3);
+      expect(during.length, `requests within a second of the 429 at ${event.at}`).toBeLessThanOrEqual(6);
     }
   }, 120_000);
 });
