@@ -140,7 +140,8 @@ function endToEnd(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
   return kept;
 }
 
-function readAll(stream: IncomingMessage): Promise<Buffer> {
+/** A request's or an answer's whole body. */
+export function readAll(stream: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     stream.on('data', (chunk: Buffer) => chunks.push(chunk));

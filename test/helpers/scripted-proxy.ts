@@ -1,5 +1,6 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readAll } from './fault-proxy';
 
 /**
  * A small reverse proxy on 127.0.0.1:0 in front of an engine, scripted by the test (the fault proxy,
@@ -40,15 +41,6 @@ export interface ScriptedProxy {
   close(): Promise<void>;
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
-
 function parse(raw: Buffer): unknown {
   if (raw.length === 0) return undefined;
   try {
@@ -66,7 +58,7 @@ export async function startScriptedProxy(options: ScriptedProxyOptions): Promise
   function forward(req: IncomingMessage, res: ServerResponse, raw: Buffer, request: ScriptedRequest): void {
     const headers = { ...req.headers, host: target.host, 'content-length': String(raw.length) };
     const upstream = http.request({ hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers }, (answer) => {
-      void readBody(answer).then((body) => {
+      void readAll(answer).then((body) => {
         const rewritten = options.rewrite && (answer.headers['content-type'] ?? '').includes('json') ? options.rewrite(request, parse(body)) : undefined;
         const out = rewritten === undefined ? body : Buffer.from(JSON.stringify(rewritten));
         res.writeHead(answer.statusCode ?? 502, { ...answer.headers, 'content-length': String(out.length) });
@@ -81,7 +73,7 @@ export async function startScriptedProxy(options: ScriptedProxyOptions): Promise
   }
 
   const server = http.createServer((req, res) => {
-    void readBody(req).then((raw) => {
+    void readAll(req).then((raw) => {
       const request: ScriptedRequest = { method: req.method ?? 'GET', path: (req.url ?? '/').split('?')[0] ?? '/', body: parse(raw) };
       seen.push(request);
       const decision = options.decide?.(request) ?? 'forward';
