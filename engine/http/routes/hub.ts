@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { callerOf } from '../auth';
@@ -42,22 +43,31 @@ export const hubRoutes: FastifyPluginAsyncTypebox<{ ctx: EngineContext; importBa
           'with `replayed: true`, for good (not only 24 hours); the same key with another reference is 409 IDEMPOTENCY_KEY_REUSED; a `reference` ' +
           'another API key imported first is 409 IMPORT_REFERENCE_TAKEN. The order belongs to the importing key: it reads and cancels it, no other terminal.',
         body: ImportBody,
-        // the answer goes out as JSON text serialized in slices (below); the schema documents it
-        response: { ...replies(200, ImportAnswer), 200: Type.Unsafe<string>(Type.Object({ data: ImportAnswer })) },
+        // the answer goes out as the bytes of JSON serialized in slices (below); the schema documents it
+        response: { ...replies(200, ImportAnswer), 200: Type.Unsafe<Readable>(Type.Object({ data: ImportAnswer })) },
       },
     },
     async (request, reply) => {
       const outcomes = await importOrders(ctx, callerOf(request), request.body);
       // The answer carries every order whole: a batch of large orders is megabytes of JSON, seconds of one
       // synchronous serialization. So each result is serialized on its own, with the route's serializer and its
-      // schema, in slices that give the event loop a turn (issue #22), and sent as the JSON text it makes.
+      // schema, and encoded to bytes, in slices that give the event loop a turn (issue #22). The pieces go out
+      // as a stream of their own bytes with the whole length declared: joined into one string, measuring and
+      // encoding ~20 MB held the loop for some 40 ms more (and its garbage as long again).
       const serialize = reply.compileSerializationSchema(RESULT_SCHEMA);
-      const results = await mapInSlices(outcomes, (outcome) => {
+      const pieces = await mapInSlices(outcomes, (outcome, index) => {
         const named = { reference: outcome.reference, idempotencyKey: outcome.idempotencyKey };
-        if ('error' in outcome) return serialize({ ...named, status: outcome.error.status, error: errorBody(outcome.error, request).error } satisfies ImportResult);
-        return serialize({ ...named, status: 201, ...(outcome.replayed && { replayed: true }), order: outcome.order } satisfies ImportResult);
+        const json =
+          'error' in outcome
+            ? serialize({ ...named, status: outcome.error.status, error: errorBody(outcome.error, request).error } satisfies ImportResult)
+            : serialize({ ...named, status: 201, ...(outcome.replayed && { replayed: true }), order: outcome.order } satisfies ImportResult);
+        return Buffer.from(index === 0 ? json : `,${json}`, 'utf8');
       });
-      return reply.type('application/json; charset=utf-8').send(`{"data":{"results":[${results.join(',')}]}}`);
+      const body = [Buffer.from('{"data":{"results":['), ...pieces, Buffer.from(']}}')];
+      return reply
+        .type('application/json; charset=utf-8')
+        .header('content-length', body.reduce((length, piece) => length + piece.length, 0))
+        .send(Readable.from(body, { objectMode: false }));
     },
   );
 };
