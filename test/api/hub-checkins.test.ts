@@ -1,9 +1,10 @@
 import { createHash, generateKeyPairSync, sign } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEngine, type ErrorEnvelope, type TestEngine } from '../helpers/engine';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { hubWithSyncKey, madeCode } from '../helpers/checkins';
+import type { ErrorEnvelope } from '../helpers/engine';
 import { readRows } from '../helpers/db-rows';
 import { ticketKeys, verifySigned } from '../helpers/ticket-signing';
-import { FEST, SYNC_SCOPES, catalogFile, type Order } from '../sync/harness';
+import { FEST, type Order } from '../sync/harness';
 
 /**
  * Issue #26 at a hub (contract §15, §10), through its HTTP API with a terminal's sync key: the order import keeps
@@ -14,22 +15,9 @@ import { FEST, SYNC_SCOPES, catalogFile, type Order } from '../sync/harness';
 interface Result { status: number; order?: Order; error?: ErrorEnvelope['error'] }
 interface Conflict { id: number; kind: string; orderId: string; code: string; message: string; at: string | null }
 
-let hub: TestEngine;
-let syncKey: string;
-const file = catalogFile();
-
-beforeAll(async () => {
-  hub = await startTestEngine({ catalogFile: file.path, demo: false, allocations: false });
-  syncKey = await hub.createKey(SYNC_SCOPES);
-});
-afterAll(async () => {
-  await hub.close();
-  file.remove();
-});
+const fixture = hubWithSyncKey();
 
 const adults = (quantity: number) => ({ occurrenceId: FEST.occurrenceId, inventoryItemId: FEST.field.inventoryItemId, priceOptionId: FEST.field.adult, quantity });
-/** a 20-character code of the tickets' alphabet, made up */
-const madeCode = (): string => Array.from(crypto.getRandomValues(new Uint8Array(20)), (byte) => '0123456789ABCDEFGHJKMNPQRSTVWXYZ'[byte & 31]).join('');
 
 function terminalOrder(tickets: { code: string; signedCode?: string }[] | undefined, quantity = 2) {
   return {
@@ -42,13 +30,13 @@ function terminalOrder(tickets: { code: string; signedCode?: string }[] | undefi
 }
 
 async function importOrders(orders: unknown[]): Promise<Result[]> {
-  const answer = await hub.request<{ data: { results: Result[] } }>('POST', '/orders/import', { key: syncKey, body: { orders } });
+  const answer = await fixture.hub.request<{ data: { results: Result[] } }>('POST', '/orders/import', { key: fixture.syncKey, body: { orders } });
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   return answer.body.data.results;
 }
 
 async function conflicts(): Promise<Conflict[]> {
-  const status = await hub.request<{ data: { conflicts: Conflict[]; checkins: { waiting: number } } }>('GET', '/sync/status', { key: hub.keys.admin });
+  const status = await fixture.hub.request<{ data: { conflicts: Conflict[]; checkins: { waiting: number } } }>('GET', '/sync/status', { key: fixture.hub.keys.admin });
   expect(status.status).toBe(200);
   expect(status.body.data.checkins).toEqual({ waiting: 0 });
   return status.body.data.conflicts.filter((conflict) => conflict.kind === 'checkin');
@@ -71,7 +59,7 @@ function terminalKeyPair() {
 describe('the import keeps a terminal\'s ticket codes', () => {
   it('issues the tickets under the codes sent (normalized); a code taken, named twice or malformed refuses that order only', async () => {
     const terminal = terminalKeyPair();
-    const given = await hub.request('POST', '/hub/ticket-keys', { key: syncKey, body: { keys: [terminal.key] } });
+    const given = await fixture.hub.request('POST', '/hub/ticket-keys', { key: fixture.syncKey, body: { keys: [terminal.key] } });
     expect(given.status, JSON.stringify(given.body)).toBe(200);
     const stranger = terminalKeyPair();
     const codes = [madeCode(), madeCode(), madeCode(), madeCode(), madeCode(), madeCode()];
@@ -92,12 +80,12 @@ describe('the import keeps a terminal\'s ticket codes', () => {
     // the terminal's genuine signed code is kept as it is; every other ticket is signed here, with the hub's key
     const signed = ((kept?.order?.tickets ?? []) as { signedCode?: string }[]).map((ticket) => ticket.signedCode ?? '');
     expect(signed[0]).toBe(signedByTerminal);
-    const hubKeys = (await ticketKeys(hub)).filter((key) => key.keyId !== terminal.key.keyId);
+    const hubKeys = (await ticketKeys(fixture.hub)).filter((key) => key.keyId !== terminal.key.keyId);
     for (const [i, text] of signed.entries()) {
       if (i === 0) continue;
       expect(verifySigned(text, hubKeys)?.payload, `ticket ${i}`).toEqual([codes[i], FEST.occurrenceId, FEST.field.areaId, null, kept?.order?.id]);
     }
-    const stored = await readRows<{ code: string; signed: string | null }>(hub, 'SELECT code, signed_code AS signed FROM tickets WHERE code IN (?, ?, ?, ?)', [codes[2], codes[3], codes[4], codes[5]]);
+    const stored = await readRows<{ code: string; signed: string | null }>(fixture.hub, 'SELECT code, signed_code AS signed FROM tickets WHERE code IN (?, ?, ?, ?)', [codes[2], codes[3], codes[4], codes[5]]);
     expect(stored.map((row) => row.signed).sort()).toEqual([signed[2], signed[3], signed[4], signed[5]].sort());
 
     const fresh = madeCode();
@@ -118,7 +106,7 @@ describe('the import keeps a terminal\'s ticket codes', () => {
     // an old terminal's order (no tickets): the hub makes its codes
     expect(results[4]?.order?.tickets).toHaveLength(2);
     // nothing of the refused orders was sold
-    expect(await readRows(hub, 'SELECT code FROM tickets WHERE code = ?', [fresh])).toEqual([]);
+    expect(await readRows(fixture.hub, 'SELECT code FROM tickets WHERE code = ?', [fresh])).toEqual([]);
   });
 });
 
@@ -133,55 +121,55 @@ describe('a terminal gate\'s check-ins at the hub', () => {
 
   it('decides a check-in within the gate\'s request, with the terminal as its source; a second "in" is ALREADY_CHECKED_IN naming the first gate', async () => {
     const id = crypto.randomUUID();
-    const first = await hub.request<{ data: { result: string; ticket: { code: string }; gate: string } }>('POST', '/hub/checkins', {
-      key: syncKey, body: { id, code: code(0), occurrenceId: FEST.occurrenceId, direction: 'in', gate: 'A' },
+    const first = await fixture.hub.request<{ data: { result: string; ticket: { code: string }; gate: string } }>('POST', '/hub/checkins', {
+      key: fixture.syncKey, body: { id, code: code(0), occurrenceId: FEST.occurrenceId, direction: 'in', gate: 'A' },
     });
     expect(first.status, JSON.stringify(first.body)).toBe(201);
     expect(first.body.data).toMatchObject({ result: 'admitted', ticket: { code: code(0) }, gate: 'A' });
-    const rows = await readRows<{ id: string; source: string | null }>(hub, 'SELECT id, source FROM checkins WHERE ticket_code = ?', [code(0)]);
+    const rows = await readRows<{ id: string; source: string | null }>(fixture.hub, 'SELECT id, source FROM checkins WHERE ticket_code = ?', [code(0)]);
     expect(rows).toEqual([{ id, source: expect.any(String) }]);
 
-    const second = await hub.request<ErrorEnvelope>('POST', '/hub/checkins', { key: syncKey, body: { id: crypto.randomUUID(), code: code(0), direction: 'in', gate: 'B' } });
+    const second = await fixture.hub.request<ErrorEnvelope>('POST', '/hub/checkins', { key: fixture.syncKey, body: { id: crypto.randomUUID(), code: code(0), direction: 'in', gate: 'B' } });
     expect(second.status).toBe(409);
     expect(second.body.error).toMatchObject({ code: 'ALREADY_CHECKED_IN', details: { gate: 'A' } });
 
-    const counts = await hub.request<{ data: { admitted: number; inside: number } }>('GET', `/hub/occurrences/${FEST.occurrenceId}/checkins`, { key: syncKey });
+    const counts = await fixture.hub.request<{ data: { admitted: number; inside: number } }>('GET', `/hub/occurrences/${FEST.occurrenceId}/checkins`, { key: fixture.syncKey });
     expect(counts.status).toBe(200);
     expect(counts.body.data).toMatchObject({ admitted: 1, inside: 1 });
     // the sync key's scope: a key without orders:import gets nothing
-    expect((await hub.request('GET', `/hub/occurrences/${FEST.occurrenceId}/checkins`, { key: hub.keys.catalogRead })).status).toBe(403);
+    expect((await fixture.hub.request('GET', `/hub/occurrences/${FEST.occurrenceId}/checkins`, { key: fixture.hub.keys.catalogRead })).status).toBe(403);
   });
 
   it('records every offline check-in, once; a second entry is a DUPLICATE_ENTRY conflict until staff resolve it', async () => {
     const gateA = { id: crypto.randomUUID(), code: code(1), occurrenceId: FEST.occurrenceId, direction: 'in', gate: 'A', at: '2027-06-01T17:40:00.000Z' };
     const gateB = { id: crypto.randomUUID(), code: code(1), occurrenceId: FEST.occurrenceId, direction: 'in', gate: 'B', at: '2027-06-01T17:42:00.000Z' };
-    const one = await hub.request<{ data: { results: unknown[] } }>('POST', '/hub/checkins/import', { key: syncKey, body: { checkins: [gateA] } });
+    const one = await fixture.hub.request<{ data: { results: unknown[] } }>('POST', '/hub/checkins/import', { key: fixture.syncKey, body: { checkins: [gateA] } });
     expect(one.status, JSON.stringify(one.body)).toBe(200);
     expect(one.body.data.results).toEqual([{ id: gateA.id, recorded: true, duplicateEntry: false }]);
     expect(await conflicts()).toEqual([]);
 
-    const two = await hub.request<{ data: { results: unknown[] } }>('POST', '/hub/checkins/import', { key: syncKey, body: { checkins: [gateA, gateB] } });
+    const two = await fixture.hub.request<{ data: { results: unknown[] } }>('POST', '/hub/checkins/import', { key: fixture.syncKey, body: { checkins: [gateA, gateB] } });
     expect(two.body.data.results).toEqual([{ id: gateA.id, recorded: false, duplicateEntry: false }, { id: gateB.id, recorded: true, duplicateEntry: true }]);
     // sent again (a lost answer): nothing twice
-    await hub.request('POST', '/hub/checkins/import', { key: syncKey, body: { checkins: [gateB] } });
-    expect(await readRows(hub, 'SELECT gate FROM checkins WHERE ticket_code = ? ORDER BY seq', [code(1)])).toEqual([{ gate: 'A' }, { gate: 'B' }]);
+    await fixture.hub.request('POST', '/hub/checkins/import', { key: fixture.syncKey, body: { checkins: [gateB] } });
+    expect(await readRows(fixture.hub, 'SELECT gate FROM checkins WHERE ticket_code = ? ORDER BY seq', [code(1)])).toEqual([{ gate: 'A' }, { gate: 'B' }]);
 
     const [conflict, ...more] = await conflicts();
     expect(more).toEqual([]);
     expect(conflict).toMatchObject({ kind: 'checkin', code: 'DUPLICATE_ENTRY', orderId: order.id });
     for (const part of [code(1), 'gate A', gateA.at, 'gate B', gateB.at]) expect(conflict?.message).toContain(part);
 
-    const resolved = await hub.request<{ data: { state: string; resolvedNote: string } }>('POST', `/sync/checkin-conflicts/${conflict?.id ?? 0}/resolve`, {
-      key: hub.keys.admin, body: { note: 'one guest, scanned twice at the two doors' },
+    const resolved = await fixture.hub.request<{ data: { state: string; resolvedNote: string } }>('POST', `/sync/checkin-conflicts/${conflict?.id ?? 0}/resolve`, {
+      key: fixture.hub.keys.admin, body: { note: 'one guest, scanned twice at the two doors' },
     });
     expect(resolved.status, JSON.stringify(resolved.body)).toBe(200);
     expect(resolved.body.data).toMatchObject({ kind: 'checkin', code: 'DUPLICATE_ENTRY', state: 'resolved', resolvedNote: 'one guest, scanned twice at the two doors' });
     expect(await conflicts()).toEqual([]);
-    const again = await hub.request<ErrorEnvelope>('POST', `/sync/checkin-conflicts/${conflict?.id ?? 0}/resolve`, { key: hub.keys.admin, body: { note: 'again' } });
+    const again = await fixture.hub.request<ErrorEnvelope>('POST', `/sync/checkin-conflicts/${conflict?.id ?? 0}/resolve`, { key: fixture.hub.keys.admin, body: { note: 'again' } });
     expect(again.status).toBe(400);
-    expect((await hub.request('POST', '/sync/checkin-conflicts/99999/resolve', { key: hub.keys.admin, body: { note: 'x' } })).status).toBe(404);
+    expect((await fixture.hub.request('POST', '/sync/checkin-conflicts/99999/resolve', { key: fixture.hub.keys.admin, body: { note: 'x' } })).status).toBe(404);
     // both entries count once: admitted is tickets, not check-ins
-    const counts = await hub.request<{ data: { admitted: number; inside: number } }>('GET', `/hub/occurrences/${FEST.occurrenceId}/checkins`, { key: syncKey });
+    const counts = await fixture.hub.request<{ data: { admitted: number; inside: number } }>('GET', `/hub/occurrences/${FEST.occurrenceId}/checkins`, { key: fixture.syncKey });
     expect(counts.body.data).toMatchObject({ admitted: 2, inside: 2 });
   });
 });
@@ -195,18 +183,18 @@ describe("a terminal's ticket keys at the hub", () => {
 
   it('learns them (idempotent) and lists them; a key id that is not its key\'s is refused', async () => {
     const key = publicKey();
-    const first = await hub.request<{ data: { learned: number } }>('POST', '/hub/ticket-keys', { key: syncKey, body: { keys: [key] } });
+    const first = await fixture.hub.request<{ data: { learned: number } }>('POST', '/hub/ticket-keys', { key: fixture.syncKey, body: { keys: [key] } });
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     expect(first.body.data).toEqual({ learned: 1 });
-    const again = await hub.request<{ data: { learned: number } }>('POST', '/hub/ticket-keys', { key: syncKey, body: { keys: [key] } });
+    const again = await fixture.hub.request<{ data: { learned: number } }>('POST', '/hub/ticket-keys', { key: fixture.syncKey, body: { keys: [key] } });
     expect(again.body.data).toEqual({ learned: 0 });
-    const listed = await hub.request<{ data: { keyId: string; publicKey: string; engine: string }[] }>('GET', '/ticket-keys', { key: hub.keys.catalogRead });
+    const listed = await fixture.hub.request<{ data: { keyId: string; publicKey: string; engine: string }[] }>('GET', '/ticket-keys', { key: fixture.hub.keys.catalogRead });
     expect(listed.body.data).toContainEqual(key);
 
     const other = publicKey();
-    const wrong = await hub.request<ErrorEnvelope>('POST', '/hub/ticket-keys', { key: syncKey, body: { keys: [{ ...other, keyId: key.keyId.split('').reverse().join('') }] } });
+    const wrong = await fixture.hub.request<ErrorEnvelope>('POST', '/hub/ticket-keys', { key: fixture.syncKey, body: { keys: [{ ...other, keyId: key.keyId.split('').reverse().join('') }] } });
     expect(wrong.status).toBe(400);
     expect(wrong.body.error).toMatchObject({ code: 'INVALID_FIELD_VALUE', param: 'keys[0]', details: { reason: 'key_id_mismatch' } });
-    expect((await hub.request('POST', '/hub/ticket-keys', { key: hub.keys.catalogRead, body: { keys: [other] } })).status).toBe(403);
+    expect((await fixture.hub.request('POST', '/hub/ticket-keys', { key: fixture.hub.keys.catalogRead, body: { keys: [other] } })).status).toBe(403);
   });
 });

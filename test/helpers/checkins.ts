@@ -1,6 +1,8 @@
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { SYNC_SCOPES, catalogFile } from '../sync/harness';
 import { concert, createCart, seat } from './cart-assertions';
-import type { ApiResponse, ErrorEnvelope, TestEngine } from './engine';
+import type { EngineOptions } from '../../engine/start';
+import { startTestEngine, type ApiResponse, type ErrorEnvelope, type TestEngine } from './engine';
 import { cash, placeOrder, type Order } from './orders';
 
 /** Check-ins at the door (issue #26, contract §15) as the tests send and read them. */
@@ -71,4 +73,37 @@ export function codeOf(order: Order, index = 0): string {
   const code = order.tickets[index]?.code;
   expect(code, JSON.stringify(order.tickets)).toBeDefined();
   return code ?? '';
+}
+
+/** a 20-character code of the tickets' alphabet, made up: a terminal's code nobody sold yet */
+export const madeCode = (): string => Array.from(crypto.getRandomValues(new Uint8Array(20)), (byte) => '0123456789ABCDEFGHJKMNPQRSTVWXYZ'[byte & 31]).join('');
+
+/**
+ * A hub as its terminals see it (the sync catalog, no allocations) and a terminal's sync key: started before the
+ * file's tests and stopped after them. `options` adds to how the hub starts (a rate limit, say).
+ */
+export function hubWithSyncKey(options: Partial<EngineOptions> = {}): { readonly hub: TestEngine; readonly syncKey: string } {
+  const file = catalogFile();
+  let hub: TestEngine | undefined;
+  let syncKey: string | undefined;
+  beforeAll(async () => {
+    hub = await startTestEngine({ catalogFile: file.path, demo: false, allocations: false, ...options });
+    syncKey = await hub.createKey(SYNC_SCOPES);
+  });
+  afterAll(async () => {
+    await hub?.close();
+    file.remove();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the hub is started in beforeAll: use it inside a test');
+    return value;
+  };
+  return {
+    get hub() {
+      return started(hub);
+    },
+    get syncKey() {
+      return started(syncKey);
+    },
+  };
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { madeCode } from '../helpers/checkins';
 import { FLOOR, giftLedgerCatalog } from '../helpers/gift-catalog';
 import { postgresAvailable, postgresSuite } from '../helpers/postgres';
 import { call, type Answer } from './hub';
@@ -70,7 +71,6 @@ describe.skipIf(!postgresAvailable())(postgresSuite('one ticket checked in at on
     const h = started();
     const deadlocks = async (): Promise<number> =>
       Number((await query<{ n: string }>('SELECT deadlocks AS n FROM pg_stat_database WHERE datname = current_database()'))[0]?.n ?? 0);
-    const madeCode = (): string => Array.from(crypto.getRandomValues(new Uint8Array(20)), (byte) => '0123456789ABCDEFGHJKMNPQRSTVWXYZ'[byte & 31]).join('');
     const before = await deadlocks();
     for (let round = 0; round < 10; round++) {
       const codes = Array.from({ length: 40 }, madeCode);
