@@ -53,7 +53,8 @@ type CheckInDeps = Storage & Clock & Syncing & Durability & TicketSigning;
  * A hub's refusal is thrown as it came. What this terminal knows and its hub may not yet (its sales and cancellations
  * reach the hub by sync, a moment later) is used first: a ticket whose order was cancelled here is refused here,
  * without asking; a ticket sold here is sent to the hub by its signed code, which the hub verifies by its signature
- * alone, so the hub decides it even while the order is still on its way (and every gate's answer comes from there).
+ * alone, so the hub decides it even while the order is still on its way (and every gate's answer comes from there); a
+ * ticket with a check-in here that has not reached the hub yet (decided while the hub did not answer) is decided here.
  */
 export async function checkIn(ctx: CheckInDeps, hub: CheckinHub | undefined, input: CheckinRequest, language: NameLanguage): Promise<CheckinResult> {
   const id = input.id ?? uuidV7();
@@ -64,6 +65,10 @@ export async function checkIn(ctx: CheckInDeps, hub: CheckinHub | undefined, inp
     // what this terminal knows that its hub may not yet: an order cancelled here is refused here
     known = await knownHere(ctx, input.code);
     if (known?.cancelled === true) throw new EngineError('TICKET_CANCELLED', { param: 'code' });
+  }
+  // a ticket this gate decided alone whose check-in has not reached the hub yet: the hub, not told, would let it in
+  // again (or not out); this gate knows where it is, so it decides (and that check-in goes to the hub later too)
+  if (hub !== undefined && known?.pending !== true) {
     // a ticket sold here goes to the hub by its signed code, whatever was typed: the hub checks it by its signature,
     // so it decides — one place for every gate — also before this terminal's order has reached it
     let code = known?.signedCode ?? input.code;
@@ -93,6 +98,8 @@ interface KnownHere {
   readonly signedCode: string | undefined;
   /** its order cancelled here, or its code on the revocation list */
   readonly cancelled: boolean;
+  /** a check-in of it here that the hub does not have yet (decided while the hub did not answer) */
+  readonly pending: boolean;
 }
 
 /** What this terminal knows of a scanned code; undefined when it cannot read it (the hub may know a key it does not). */
@@ -104,8 +111,10 @@ async function knownHere(ctx: Storage & TicketSigning, text: string): Promise<Kn
     if (error instanceof EngineError) return undefined;
     throw error;
   }
-  const { ticket, revoked } = await ctx.store.repos.checkins.state(scanned.code);
-  return { scanned, signedCode: ticket?.signedCode ?? undefined, cancelled: ticket?.status === 'cancelled' || revoked };
+  const { ticket, revoked, presence } = await ctx.store.repos.checkins.state(scanned.code);
+  // a ticket never checked in here has no history to read
+  const pending = presence !== undefined && (await ctx.store.repos.checkins.history(scanned.code)).some((checkin) => !checkin.synced);
+  return { scanned, signedCode: ticket?.signedCode ?? undefined, cancelled: ticket?.status === 'cancelled' || revoked, pending };
 }
 
 /**
