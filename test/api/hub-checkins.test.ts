@@ -174,6 +174,19 @@ describe('a terminal gate\'s check-ins at the hub', () => {
   });
 });
 
+describe('offline check-ins the hub cannot read', () => {
+  it('a time no clock shows (a leap second) is 400 INVALID_FIELD_VALUE naming it, not a 5xx; nothing of the batch is recorded', async () => {
+    const [result] = await importOrders([terminalOrder([{ code: madeCode() }], 1)]);
+    const code = result?.order?.tickets[0]?.code ?? '';
+    const fine = { id: crypto.randomUUID(), code, occurrenceId: FEST.occurrenceId, direction: 'in', gate: 'A', at: '2027-06-01T17:40:00.000Z' };
+    const leap = { id: crypto.randomUUID(), code, occurrenceId: FEST.occurrenceId, direction: 'out', gate: 'A', at: '2026-12-31T23:59:60Z' };
+    const answer = await fixture.hub.request<ErrorEnvelope>('POST', '/hub/checkins/import', { key: fixture.syncKey, body: { checkins: [fine, leap] } });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(400);
+    expect(answer.body.error).toMatchObject({ type: 'INVALID_REQUEST_ERROR', code: 'INVALID_FIELD_VALUE', param: 'checkins[1].at' });
+    expect(await readRows(fixture.hub, 'SELECT id FROM checkins WHERE ticket_code = ?', [code])).toEqual([]);
+  });
+});
+
 describe("a terminal's ticket keys at the hub", () => {
   /** a fresh Ed25519 public key as the contract writes it, with its derived id */
   function publicKey() {
