@@ -2,6 +2,7 @@ import type { HubCheckinImportBody, HubCheckinImportAnswer } from '../contract/h
 import { recordCheckInIn } from '../checkins/check-in';
 import { duplicateEntries, presenceOfHistory } from '../checkins/timeline';
 import { normalizeTicketCode } from '../domain/checkin';
+import { EngineError } from '../domain/errors';
 import type { Clock, Durability, Storage } from '../shared/context';
 
 /**
@@ -15,6 +16,13 @@ import type { Clock, Durability, Storage } from '../shared/context';
  */
 export async function importCheckins(ctx: Storage & Clock & Durability, source: string, body: HubCheckinImportBody): Promise<HubCheckinImportAnswer> {
   const now = ctx.now();
+  // one spelling of time (UTC, milliseconds), so a ticket's check-ins sort by when they happened; a time the schema's
+  // format lets through but no clock shows (a leap second, 23:59:60) is the client's mistake, not a 5xx
+  const times = body.checkins.map((checkin, index) => {
+    const at = new Date(checkin.at);
+    if (Number.isNaN(at.getTime())) throw new EngineError('INVALID_FIELD_VALUE', { param: `checkins[${index}].at`, details: { reason: 'not_a_time' } });
+    return at.toISOString();
+  });
   const results = await ctx.store.transaction(async (tx) => {
     const recorded: { id: string; recorded: boolean }[] = [];
     const tickets = new Set<string>();
@@ -22,12 +30,11 @@ export async function importCheckins(ctx: Storage & Clock & Durability, source: 
     // every ticket's lock first, in one order: two terminals' batches naming the same tickets wait for each other
     // rather than deadlock (each lock is taken again below, which a holder passes)
     for (const code of [...new Set(body.checkins.map((checkin) => codeOf(checkin.code)))].sort()) await tx.locks.ticket(code);
-    for (const checkin of body.checkins) {
+    for (const [index, checkin] of body.checkins.entries()) {
       const ticketCode = codeOf(checkin.code);
       // the ticket's order here (the terminal's order imported under its codes); else the one the terminal named
       const orderId = (await tx.checkins.ticket(ticketCode))?.orderId ?? checkin.orderId ?? '';
-      // one spelling of time (UTC, milliseconds), so a ticket's check-ins sort by when they happened
-      const at = new Date(checkin.at).toISOString();
+      const at = times[index] ?? checkin.at;
       const row = { id: checkin.id, ticketCode, orderId, occurrenceId: checkin.occurrenceId, direction: checkin.direction, gate: checkin.gate, at, source, synced: true };
       const isNew = (await recordCheckInIn(tx, row)).recorded;
       recorded.push({ id: checkin.id, recorded: isNew });
