@@ -87,7 +87,9 @@ export const gateStore = createStore<GateState>()((set, get) => ({
 
 async function check(code: string): Promise<void> {
   const { occurrenceId, direction, gateName } = gateStore.getState();
-  gateStore.setState({ busy: true });
+  // the previous person's verdict leaves the screen: read at a glance while this one is checked (a slow hub takes up
+  // to 1.5 s), it would answer for the wrong ticket
+  gateStore.setState({ busy: true, outcome: null });
   let outcome: Outcome;
   try {
     const gate = gateName.trim();
