@@ -8,6 +8,10 @@ import { Id, LIMITS, Timestamp } from './common';
 
 const strict = { additionalProperties: false } as const;
 
+/** a gate's name as staff type it: 1–40 characters, none of them a control character */
+const GATE_NAME = { minLength: 1, maxLength: 40, pattern: '^[^\\u0000-\\u001F\\u007F]+$' } as const;
+export const GateName = Type.String({ ...GATE_NAME, description: 'the gate\'s name (no control characters)' });
+
 export const CheckinBody = Type.Object(
   {
     code: Type.String({
@@ -21,7 +25,7 @@ export const CheckinBody = Type.Object(
       description: 'the show this gate admits to: a ticket of another show is 409 TICKET_WRONG_OCCURRENCE',
     })),
     direction: Type.Optional(Type.Union([Type.Literal('in'), Type.Literal('out')], { description: '"in" (the default) or "out" (leaving, for re-entry)' })),
-    gate: Type.Optional(Type.String({ minLength: 1, maxLength: 40, pattern: '^[^\\u0000-\\u001F\\u007F]+$', description: 'the gate\'s name (no control characters); default "main"' })),
+    gate: Type.Optional(Type.String({ ...GATE_NAME, description: 'the gate\'s name (no control characters); default "main"' })),
   },
   strict,
 );

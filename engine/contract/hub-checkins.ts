@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { GateName } from './checkin';
 import { Id, LIMITS, Timestamp } from './common';
 
 /**
@@ -23,7 +24,6 @@ export const HubTicketKeysBody = Type.Object({ keys: Type.Array(HubTicketKey, { 
 export const HubTicketKeysAnswer = Type.Object({ learned: Type.Integer({ minimum: 0, description: 'keys this hub did not know before' }) });
 
 const Direction = Type.Union([Type.Literal('in'), Type.Literal('out')]);
-const Gate = Type.String({ minLength: 1, maxLength: 40 });
 const CheckinId = Type.String({ minLength: 1, maxLength: 64, description: 'the check-in\'s id, made where it is decided (idempotent by it)' });
 
 export const HubCheckinBody = Type.Object({
@@ -31,7 +31,7 @@ export const HubCheckinBody = Type.Object({
   code: Type.String({ minLength: 1, maxLength: 600, description: 'as scanned: a signed code or a 20-character code' }),
   occurrenceId: Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.maxIdLength })),
   direction: Direction,
-  gate: Gate,
+  gate: GateName,
 }, strict);
 export type HubCheckinBody = Static<typeof HubCheckinBody>;
 
@@ -40,7 +40,7 @@ export const WireCheckin = Type.Object({
   code: Type.String({ minLength: 1, maxLength: 64, description: 'the ticket\'s 20-character code' }),
   occurrenceId: Id,
   direction: Direction,
-  gate: Gate,
+  gate: GateName,
   at: Timestamp,
   orderId: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'the ticket\'s order as the terminal knows it (used when the hub has no such ticket yet)' })),
 }, strict);

@@ -185,6 +185,21 @@ describe('offline check-ins the hub cannot read', () => {
     expect(answer.body.error).toMatchObject({ type: 'INVALID_REQUEST_ERROR', code: 'INVALID_FIELD_VALUE', param: 'checkins[1].at' });
     expect(await readRows(fixture.hub, 'SELECT id FROM checkins WHERE ticket_code = ?', [code])).toEqual([]);
   });
+
+  it('a gate name with a control character is 400 INVALID_FIELD_VALUE, as at POST /checkins, online and offline; nothing recorded', async () => {
+    const [result] = await importOrders([terminalOrder([{ code: madeCode() }], 1)]);
+    const code = result?.order?.tickets[0]?.code ?? '';
+    for (const gate of ['A\u0000', 'B\nC', 'D\u007F']) {
+      const online = await fixture.hub.request<ErrorEnvelope>('POST', '/hub/checkins', { key: fixture.syncKey, body: { id: crypto.randomUUID(), code, direction: 'in', gate } });
+      expect(online.status, JSON.stringify(online.body)).toBe(400);
+      expect(online.body.error).toMatchObject({ type: 'INVALID_REQUEST_ERROR', code: 'INVALID_FIELD_VALUE', param: 'gate' });
+      const offline = { id: crypto.randomUUID(), code, occurrenceId: FEST.occurrenceId, direction: 'in', gate, at: '2027-06-01T17:40:00.000Z' };
+      const batch = await fixture.hub.request<ErrorEnvelope>('POST', '/hub/checkins/import', { key: fixture.syncKey, body: { checkins: [offline] } });
+      expect(batch.status, JSON.stringify(batch.body)).toBe(400);
+      expect(batch.body.error).toMatchObject({ type: 'INVALID_REQUEST_ERROR', code: 'INVALID_FIELD_VALUE', param: 'checkins[0].gate' });
+    }
+    expect(await readRows(fixture.hub, 'SELECT id FROM checkins WHERE ticket_code = ?', [code])).toEqual([]);
+  });
 });
 
 describe("a terminal's ticket keys at the hub", () => {

@@ -5210,6 +5210,7 @@ export interface operations {
                     code: string;
                     occurrenceId?: string;
                     direction: "in" | "out";
+                    /** @description the gate's name (no control characters) */
                     gate: string;
                 };
             };
@@ -5301,6 +5302,7 @@ export interface operations {
                         code: string;
                         occurrenceId: string;
                         direction: "in" | "out";
+                        /** @description the gate's name (no control characters) */
                         gate: string;
                         /** Format: date-time */
                         at: string;
