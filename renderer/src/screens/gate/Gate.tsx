@@ -7,6 +7,7 @@ import { gateStore, useGate } from '../../stores/gate';
 import { Camera } from './Camera';
 import { GateCounts } from './GateCounts';
 import { gateShows } from './shows';
+import { nextBurst } from './scan-burst';
 import { beep } from './sound';
 import { verdictOf } from './verdict';
 import './gate.css';
@@ -32,6 +33,7 @@ export function Gate() {
   const busy = useGate((state) => state.busy);
   const [code, setCode] = useState('');
   const field = useRef<HTMLInputElement>(null);
+  const nameField = useRef<HTMLInputElement>(null);
   const refocus = () => field.current?.focus();
   const shows = useMemo(() => gateShows(events, locations, new Date()), [events, locations]);
   const chosen = shows.find((show) => show.occurrenceId === occurrenceId);
@@ -54,11 +56,27 @@ export function Gate() {
     field.current?.focus();
   }, [seq]);
   useEffect(() => {
-    // a scanner's characters reach the code field even when a tap left the focus on the page or a button
+    // A scanner's characters reach the code field wherever the focus was left: on the page or a button after a tap,
+    // on `Show` after its list was opened and closed (its type-to-jump is given up for this; arrows still choose),
+    // and on `Gate name`, where a burst too fast for a person is a scan: it leaves the name as it was.
+    let burst: ReturnType<typeof nextBurst> | undefined;
     const onKey = (event: KeyboardEvent) => {
       const target = document.activeElement;
-      const typing = target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement;
-      if (!typing && event.key.length === 1 && event.key !== ' ' && !event.ctrlKey && !event.metaKey && !event.altKey) field.current?.focus();
+      const printable = event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey;
+      const name = nameField.current;
+      if (name !== null && target === name && printable) {
+        burst = nextBurst(burst, event.key, event.timeStamp, name.value);
+        if (!burst.isScan) return;
+        event.preventDefault();
+        gateStore.getState().gateNamed(burst.burst.before);
+        setCode(burst.burst.chars);
+        burst = undefined;
+        field.current?.focus();
+        return;
+      }
+      burst = undefined;
+      const typing = target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement;
+      if (!typing && printable && event.key !== ' ') field.current?.focus();
     };
     document.addEventListener('keydown', onKey, true);
     return () => document.removeEventListener('keydown', onKey, true);
@@ -157,6 +175,7 @@ export function Gate() {
           <label htmlFor="gate-name">{t('gate.name')}</label>
           <input
             id="gate-name"
+            ref={nameField}
             value={gateName}
             maxLength={40}
             placeholder="main"
