@@ -1,7 +1,8 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeOf, concertOrder } from '../helpers/checkins';
 import { startUi, type UiHarness } from './browser';
+import { openGateOn, scan } from './gate-page';
 
 /**
  * The gate screen (`?mode=gate`, contract §15) while a scan is being checked: the previous person's verdict must not
@@ -18,20 +19,10 @@ describe('the gate screen while a scan is checked', () => {
 
   const textOf = async (locator: Locator) => ((await locator.textContent()) ?? '').replace(/\s+/g, ' ').trim();
 
-  async function scan(page: Page, code: string): Promise<void> {
-    await page.keyboard.type(code);
-    await page.keyboard.press('Enter');
-  }
-
   it('shows that it is checking, not the previous verdict, until the answer comes', async () => {
     const first = codeOf(await concertOrder(ui.engine, 1, 'brass-2027-03-12'));
     const second = codeOf(await concertOrder(ui.engine, 1, 'brass-2027-03-12'));
-    const context = await ui.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: 'en-GB', timezoneId: 'Europe/Berlin' });
-    const page = await context.newPage();
-    await page.goto(`${ui.engine.url}/?mode=gate`);
-    const field = page.getByRole('textbox', { name: 'Ticket code' });
-    await field.waitFor();
-    await page.getByRole('combobox', { name: 'Show' }).selectOption('brass-2027-03-12');
+    const { context, page, field } = await openGateOn(ui, 'brass-2027-03-12');
     await field.focus();
     await scan(page, first);
     await page.getByRole('status').filter({ hasText: /^\s*Admitted/ }).waitFor();

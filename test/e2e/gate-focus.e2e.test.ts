@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeOf, concertOrder } from '../helpers/checkins';
 import { readRows } from '../helpers/db-rows';
 import { startUi, type UiHarness } from './browser';
+import { openGateOn, scan } from './gate-page';
 
 /**
  * The gate screen (`?mode=gate`, issue #26) when staff left the focus in another control: a keyboard-wedge scan (the
@@ -18,25 +19,13 @@ describe('the gate screen, a scan where the focus was left elsewhere', () => {
   });
   afterAll(() => ui.close());
 
-  /** A keyboard-wedge scanner: the characters as fast as it sends them, then Enter, into whatever has the focus. */
-  async function scan(page: Page, code: string): Promise<void> {
-    await page.keyboard.type(code);
-    await page.keyboard.press('Enter');
-  }
-
   const admitted = (page: Page) => page.getByRole('status').filter({ hasText: /^\s*Admitted/ });
   const gatesOf = async (code: string) => (await readRows<{ gate: string }>(ui.engine, 'SELECT gate FROM checkins WHERE ticket_code = ?', [code])).map((row) => row.gate);
 
   it('checks the scan, keeps the show and the gate name as staff set them', async () => {
     const first = codeOf(await concertOrder(ui.engine, 1, 'brass-2027-03-12'));
     const second = codeOf(await concertOrder(ui.engine, 1, 'brass-2027-03-12'));
-    const context = await ui.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: 'en-GB', timezoneId: 'Europe/Berlin' });
-    const page = await context.newPage();
-    await page.goto(`${ui.engine.url}/?mode=gate`);
-    const field = page.getByRole('textbox', { name: 'Ticket code' });
-    await field.waitFor();
-    const show = page.getByRole('combobox', { name: 'Show' });
-    await show.selectOption('brass-2027-03-12');
+    const { context, page, field, show } = await openGateOn(ui, 'brass-2027-03-12');
 
     // a person names the gate, a key at a time, and does not press Enter; then a scan comes
     const name = page.getByRole('textbox', { name: 'Gate name' });
